@@ -1,0 +1,55 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
+import { readEnv, type HandlerEnv } from './env';
+
+/**
+ * SDK clients configured from the environment, created once per container (per endpoint, so the
+ * twin's tests can point at a fresh emulator). Handlers and use cases never construct clients.
+ */
+const cache = new Map<string, unknown>();
+
+function memo<T>(key: string, make: () => T): T {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit as T;
+  const made = make();
+  cache.set(key, made);
+  return made;
+}
+
+/** Credentials for emulators only: the twin accepts any, AWS never sees these. */
+function localCredentials(endpoint: string | undefined) {
+  return endpoint === undefined ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+}
+
+export function dynamoDocumentClient(env: HandlerEnv = readEnv()): DynamoDBDocumentClient {
+  return memo(`ddb|${env.region}|${env.dynamodbEndpoint ?? ''}`, () =>
+    DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        region: env.region,
+        ...(env.dynamodbEndpoint === undefined ? {} : { endpoint: env.dynamodbEndpoint }),
+        ...localCredentials(env.dynamodbEndpoint),
+      }),
+      { marshallOptions: { removeUndefinedValues: true } },
+    ),
+  );
+}
+
+export function s3Client(env: HandlerEnv = readEnv()): S3Client {
+  return memo(`s3|${env.region}|${env.s3Endpoint ?? ''}`, () =>
+    new S3Client({
+      region: env.region,
+      ...(env.s3Endpoint === undefined ? {} : { endpoint: env.s3Endpoint, forcePathStyle: true }),
+      ...localCredentials(env.s3Endpoint),
+    }),
+  );
+}
+
+export function connectionsClient(env: HandlerEnv = readEnv()): ApiGatewayManagementApiClient {
+  const endpoint = env.wsConnectionsEndpoint;
+  if (endpoint === undefined) throw new Error('WS_CONNECTIONS_ENDPOINT is not configured');
+  return memo(`apigw|${env.region}|${endpoint}`, () =>
+    new ApiGatewayManagementApiClient({ region: env.region, endpoint, ...localCredentials(env.s3Endpoint) }),
+  );
+}

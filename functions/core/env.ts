@@ -1,0 +1,59 @@
+/**
+ * The environment contract of every handler. Endpoints come from configuration only: in AWS the
+ * endpoint variables are absent and the SDK uses its defaults; the local twin sets them.
+ */
+export interface HandlerEnv {
+  /** 'local' on the twin, otherwise the deployment stage name ('dev', 'prod', ...). */
+  stage: string;
+  region: string;
+  tableName: string;
+  imagesBucket: string;
+  filesBucket: string;
+  /** Public base URL of images ('/media' behind CloudFront and behind the local gateway). */
+  imagesBaseUrl: string;
+  /** Origin of the web app, for CORS. */
+  webOrigin: string;
+  /** Twin-only endpoint overrides; undefined in AWS. */
+  dynamodbEndpoint: string | undefined;
+  s3Endpoint: string | undefined;
+  sfnEndpoint: string | undefined;
+  /** Management endpoint of the WebSocket API (`@connections`). */
+  wsConnectionsEndpoint: string | undefined;
+}
+
+/** Names of the variables, shared with CDK and the twin so nobody types them twice. */
+export const ENV = {
+  stage: 'STAGE',
+  region: 'AWS_REGION',
+  tableName: 'TABLE_NAME',
+  imagesBucket: 'IMAGES_BUCKET',
+  filesBucket: 'FILES_BUCKET',
+  imagesBaseUrl: 'IMAGES_BASE_URL',
+  webOrigin: 'WEB_ORIGIN',
+  dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
+  s3Endpoint: 'S3_ENDPOINT',
+  sfnEndpoint: 'SFN_ENDPOINT',
+  wsConnectionsEndpoint: 'WS_CONNECTIONS_ENDPOINT',
+} as const satisfies Record<keyof HandlerEnv, string>;
+
+/** Reads the environment at call time (the twin may change it between tests). */
+export function readEnv(source: NodeJS.ProcessEnv = process.env): HandlerEnv {
+  const optional = (name: string): string | undefined => {
+    const value = source[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const get = (name: string, fallback: string): string => optional(name) ?? fallback;
+  return {
+    stage: get(ENV.stage, 'local'),
+    region: get(ENV.region, 'us-east-1'),
+    tableName: get(ENV.tableName, 'market'),
+    imagesBucket: get(ENV.imagesBucket, 'market-images'),
+    filesBucket: get(ENV.filesBucket, 'market-files'),
+    imagesBaseUrl: get(ENV.imagesBaseUrl, '/media'),
+    webOrigin: get(ENV.webOrigin, 'http://localhost:3000'),
+    dynamodbEndpoint: optional(ENV.dynamodbEndpoint),
+    s3Endpoint: optional(ENV.s3Endpoint),
+    sfnEndpoint: optional(ENV.sfnEndpoint),
+    wsConnectionsEndpoint: optional(ENV.wsConnectionsEndpoint),
+  };
+}

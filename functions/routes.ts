@@ -1,0 +1,73 @@
+/**
+ * The route table: the one list of calls. CDK makes one Lambda and one HTTP API route per entry;
+ * the local HTTP gateway answers the same entries with API Gateway v2 events. A parity test checks
+ * that both runtimes serve exactly these.
+ *
+ * `handler` is the module path under `functions/` without extension; the module exports `handler`.
+ * `auth`: 'public' needs no token; 'user' needs a valid access token; 'admin' a token of an admin.
+ * `group` chooses the CloudFormation stack the function lives in (stacks are split by domain group
+ * to stay under 500 resources each).
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type AuthLevel = 'public' | 'user' | 'admin';
+export type StackGroup = 'core' | 'accounts' | 'market' | 'orders' | 'social';
+
+export interface HttpRoute {
+  method: HttpMethod;
+  /** API Gateway path syntax: `/api/users/{nick}`. Always starts with `/api/`. */
+  path: string;
+  handler: string;
+  auth: AuthLevel;
+  group: StackGroup;
+}
+
+export interface WebSocketRoute {
+  /** `$connect`, `$disconnect`, `$default` or a custom route key matched on the `action` field. */
+  routeKey: string;
+  handler: string;
+}
+
+export const httpRoutes: readonly HttpRoute[] = [
+  { method: 'GET', path: '/api/health', handler: 'system/handlers/get-health', auth: 'public', group: 'core' },
+  { method: 'GET', path: '/api/config', handler: 'system/handlers/get-config', auth: 'public', group: 'core' },
+  {
+    method: 'GET',
+    path: '/api/openapi.json',
+    handler: 'system/handlers/get-openapi',
+    auth: 'public',
+    group: 'core',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/sellers',
+    handler: 'profiles/handlers/list-sellers',
+    auth: 'public',
+    group: 'accounts',
+  },
+];
+
+export const webSocketRoutes: readonly WebSocketRoute[] = [
+  { routeKey: '$connect', handler: 'realtime/handlers/connect' },
+  { routeKey: '$disconnect', handler: 'realtime/handlers/disconnect' },
+  { routeKey: '$default', handler: 'realtime/handlers/default' },
+  { routeKey: 'ping', handler: 'realtime/handlers/ping' },
+];
+
+/**
+ * Handlers run by workflow Task states. An ASL file in infra/workflows names a task by a definition
+ * substitution, `"Resource": "${Task_<key>}"`; CDK substitutes the Lambda ARN of
+ * `workflowTasks[<key>]`, the local runner invokes the same handler in-process. Product workflows
+ * (listing, auction close, booking expiry) arrive with their features.
+ */
+export const workflowTasks: Readonly<Record<string, { handler: string }>> = {};
+
+/** Every handler module the bundler must build (HTTP, WebSocket and workflow tasks). */
+export function allHandlers(): string[] {
+  return [
+    ...new Set([
+      ...httpRoutes.map((route) => route.handler),
+      ...webSocketRoutes.map((route) => route.handler),
+      ...Object.values(workflowTasks).map((task) => task.handler),
+    ]),
+  ].sort();
+}

@@ -1,0 +1,62 @@
+/**
+ * The error-code registry. Each code is a stable string that is also the web's i18n key (its English
+ * text lives in web/src/locales/en.json under the same key), mapped to a kind and an HTTP status.
+ * A test checks that every code has an English text.
+ */
+export const ERROR_KINDS = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  unexpected: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+export const ERROR_CODES = {
+  // Generic, used by every call.
+  not_found: 'not_found',
+  invalid_json: 'invalid',
+  invalid_request: 'invalid',
+  unauthenticated: 'unauthenticated',
+  forbidden: 'forbidden',
+  rate_limited: 'rate_limited',
+  payload_too_large: 'payload_too_large',
+  unexpected: 'unexpected',
+  unavailable: 'unavailable',
+  // Field-level validation codes (zod issue messages), shown under the field.
+  'forms.validation.required': 'invalid',
+  'forms.validation.invalid': 'invalid',
+  'forms.validation.too_small': 'invalid',
+  'forms.validation.too_big': 'invalid',
+  'forms.validation.cursor': 'invalid',
+  'forms.validation.enum': 'invalid',
+  // Users (spec 001 §8).
+  'users.errors.not_found': 'not_found',
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, value);
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_KINDS[ERROR_CODES[code]];
+}
+
+/** The error body every call answers with. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** Field path (dot-joined) → error code, for validation errors. */
+    fields?: Record<string, string>;
+    requestId: string;
+  };
+}
