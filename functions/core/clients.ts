@@ -7,6 +7,8 @@ import { readEnv, type HandlerEnv } from './env';
 /**
  * SDK clients configured from the environment, created once per container (per endpoint, so the
  * twin's tests can point at a fresh emulator). Handlers and use cases never construct clients.
+ * Credentials come from the standard provider chain: the Lambda role in AWS; on the twin, the
+ * dummy AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY the twin puts in its own environment.
  */
 const cache = new Map<string, unknown>();
 
@@ -18,18 +20,12 @@ function memo<T>(key: string, make: () => T): T {
   return made;
 }
 
-/** Credentials for emulators only: the twin accepts any, AWS never sees these. */
-function localCredentials(endpoint: string | undefined) {
-  return endpoint === undefined ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
-}
-
 export function dynamoDocumentClient(env: HandlerEnv = readEnv()): DynamoDBDocumentClient {
   return memo(`ddb|${env.region}|${env.dynamodbEndpoint ?? ''}`, () =>
     DynamoDBDocumentClient.from(
       new DynamoDBClient({
         region: env.region,
         ...(env.dynamodbEndpoint === undefined ? {} : { endpoint: env.dynamodbEndpoint }),
-        ...localCredentials(env.dynamodbEndpoint),
       }),
       { marshallOptions: { removeUndefinedValues: true } },
     ),
@@ -41,7 +37,6 @@ export function s3Client(env: HandlerEnv = readEnv()): S3Client {
     new S3Client({
       region: env.region,
       ...(env.s3Endpoint === undefined ? {} : { endpoint: env.s3Endpoint, forcePathStyle: true }),
-      ...localCredentials(env.s3Endpoint),
     }),
   );
 }
@@ -50,6 +45,6 @@ export function connectionsClient(env: HandlerEnv = readEnv()): ApiGatewayManage
   const endpoint = env.wsConnectionsEndpoint;
   if (endpoint === undefined) throw new Error('WS_CONNECTIONS_ENDPOINT is not configured');
   return memo(`apigw|${env.region}|${endpoint}`, () =>
-    new ApiGatewayManagementApiClient({ region: env.region, endpoint, ...localCredentials(env.s3Endpoint) }),
+    new ApiGatewayManagementApiClient({ region: env.region, endpoint }),
   );
 }
