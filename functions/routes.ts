@@ -8,7 +8,8 @@
  * `group` chooses the CloudFormation stack the function lives in (stacks are split by domain group
  * to stay under 500 resources each).
  */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** 'ANY' matches every method (API Gateway semantics); used only by the catch-all below. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 export type AuthLevel = 'public' | 'user' | 'admin';
 export type StackGroup = 'core' | 'accounts' | 'market' | 'orders' | 'social';
 
@@ -28,8 +29,20 @@ export interface WebSocketRoute {
 }
 
 export const httpRoutes: readonly HttpRoute[] = [
-  { method: 'GET', path: '/api/health', handler: 'system/handlers/get-health', auth: 'public', group: 'core' },
-  { method: 'GET', path: '/api/config', handler: 'system/handlers/get-config', auth: 'public', group: 'core' },
+  {
+    method: 'GET',
+    path: '/api/health',
+    handler: 'system/handlers/get-health',
+    auth: 'public',
+    group: 'core',
+  },
+  {
+    method: 'GET',
+    path: '/api/config',
+    handler: 'system/handlers/get-config',
+    auth: 'public',
+    group: 'core',
+  },
   {
     method: 'GET',
     path: '/api/openapi.json',
@@ -43,6 +56,17 @@ export const httpRoutes: readonly HttpRoute[] = [
     handler: 'profiles/handlers/list-sellers',
     auth: 'public',
     group: 'accounts',
+  },
+  /**
+   * Catch-all: any other /api path answers 404 `not_found` as JSON, in AWS and on the twin alike.
+   * API Gateway and the local gateway both prefer every more specific route over a greedy one.
+   */
+  {
+    method: 'ANY',
+    path: '/api/{proxy+}',
+    handler: 'system/handlers/not-found',
+    auth: 'public',
+    group: 'core',
   },
 ];
 

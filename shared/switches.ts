@@ -32,7 +32,7 @@ export interface Switches {
 }
 
 /** This deployment's values, exactly as the spec's switch table gives them. */
-export const DEFAULT_SWITCHES: Readonly<Switches> = Object.freeze({
+export const DEFAULT_SWITCHES: Readonly<Switches> = Object.freeze<Switches>({
   fiat: true,
   sats: false,
   passwordLogin: false,
@@ -86,7 +86,10 @@ function parseMember<T extends string>(variable: string, raw: string, allowed: r
  * rather than silently falling back, so an operator sees the typo.
  */
 export function readSwitches(env: Record<string, string | undefined> = {}): Switches {
-  const result: Switches = { ...DEFAULT_SWITCHES, mintableTypes: [...DEFAULT_SWITCHES.mintableTypes] };
+  const result: Switches = {
+    ...DEFAULT_SWITCHES,
+    mintableTypes: [...DEFAULT_SWITCHES.mintableTypes],
+  };
   for (const key of Object.keys(DEFAULT_SWITCHES) as (keyof Switches)[]) {
     const variable = switchEnvName(key);
     const raw = env[variable];

@@ -33,18 +33,21 @@ export function dynamoDocumentClient(env: HandlerEnv = readEnv()): DynamoDBDocum
 }
 
 export function s3Client(env: HandlerEnv = readEnv()): S3Client {
-  return memo(`s3|${env.region}|${env.s3Endpoint ?? ''}`, () =>
-    new S3Client({
-      region: env.region,
-      ...(env.s3Endpoint === undefined ? {} : { endpoint: env.s3Endpoint, forcePathStyle: true }),
-    }),
+  return memo(
+    `s3|${env.region}|${env.s3Endpoint ?? ''}`,
+    () =>
+      new S3Client({
+        region: env.region,
+        ...(env.s3Endpoint === undefined ? {} : { endpoint: env.s3Endpoint, forcePathStyle: true }),
+      }),
   );
 }
 
 export function connectionsClient(env: HandlerEnv = readEnv()): ApiGatewayManagementApiClient {
   const endpoint = env.wsConnectionsEndpoint;
   if (endpoint === undefined) throw new Error('WS_CONNECTIONS_ENDPOINT is not configured');
-  return memo(`apigw|${env.region}|${endpoint}`, () =>
-    new ApiGatewayManagementApiClient({ region: env.region, endpoint }),
+  return memo(
+    `apigw|${env.region}|${endpoint}`,
+    () => new ApiGatewayManagementApiClient({ region: env.region, endpoint }),
   );
 }

@@ -29,7 +29,11 @@ export const listSellersQuerySchema = z.object({
     .min(1, { error: 'forms.validation.too_small' })
     .max(PAGE_SIZE.large, { error: 'forms.validation.too_big' })
     .default(PAGE_SIZE.large),
-  cursor: z.string().min(1, { error: 'forms.validation.cursor' }).max(1024, { error: 'forms.validation.cursor' }).optional(),
+  cursor: z
+    .string()
+    .min(1, { error: 'forms.validation.cursor' })
+    .max(1024, { error: 'forms.validation.cursor' })
+    .optional(),
 });
 export type ListSellersQuery = z.infer<typeof listSellersQuerySchema>;
 
