@@ -14,6 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
           include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 60_000,
@@ -24,6 +25,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           environment: 'node',
+          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
           include: ['**/*.int.test.ts'],
           exclude: ['**/node_modules/**', 'web/**'],
           globalSetup: ['infra/local/test/global-setup.ts'],

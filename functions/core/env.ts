@@ -19,6 +19,8 @@ export interface HandlerEnv {
   sfnEndpoint: string | undefined;
   /** Management endpoint of the WebSocket API (`@connections`). */
   wsConnectionsEndpoint: string | undefined;
+  /** Public URL of the live channel that browsers connect to (wss://… in AWS). */
+  realtimeUrl: string | undefined;
 }
 
 /** Names of the variables, shared with CDK and the twin so nobody types them twice. */
@@ -34,6 +36,7 @@ export const ENV = {
   s3Endpoint: 'S3_ENDPOINT',
   sfnEndpoint: 'SFN_ENDPOINT',
   wsConnectionsEndpoint: 'WS_CONNECTIONS_ENDPOINT',
+  realtimeUrl: 'REALTIME_URL',
 } as const satisfies Record<keyof HandlerEnv, string>;
 
 /** Reads the environment at call time (the twin may change it between tests). */
@@ -55,5 +58,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): HandlerEnv {
     s3Endpoint: optional(ENV.s3Endpoint),
     sfnEndpoint: optional(ENV.sfnEndpoint),
     wsConnectionsEndpoint: optional(ENV.wsConnectionsEndpoint),
+    realtimeUrl: optional(ENV.realtimeUrl),
   };
 }

@@ -1,0 +1,194 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { DomainError } from './errors';
+import { httpHandler, Reply } from './http';
+import { fixedClock } from './clock';
+import { httpEvent, lambdaContext } from './testing/events';
+import { logger } from './logger';
+
+const bodySchema = z.object({
+  title: z
+    .string()
+    .min(1, { error: 'forms.validation.required' })
+    .max(50, { error: 'forms.validation.too_big' }),
+  copies: z.number().int().min(1).max(200),
+  type: z.enum(['physical', 'digital']),
+});
+
+function parse(result: unknown) {
+  const response = result as { statusCode: number; headers: Record<string, string>; body: string };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    json: JSON.parse(response.body),
+  };
+}
+
+describe('httpHandler middleware stack', () => {
+  const handler = httpHandler(
+    { auth: 'public', body: bodySchema, clock: fixedClock('2026-11-22T09:05:00Z') },
+    async ({ body, now, requestId }) => ({ echo: body, now: now.toISOString(), requestId }),
+  );
+
+  it('answers { data } with the validated body, the injected clock and the request id', async () => {
+    const result = parse(
+      await handler(
+        httpEvent('POST', '/api/x', {
+          body: JSON.stringify({ title: 'Lamp', copies: 3, type: 'physical' }),
+        }),
+        lambdaContext(),
+      ),
+    );
+    expect(result.status).toBe(200);
+    expect(result.json).toEqual({
+      data: {
+        echo: { title: 'Lamp', copies: 3, type: 'physical' },
+        now: '2026-11-22T09:05:00.000Z',
+        requestId: 'req-test-1',
+      },
+    });
+    expect(result.headers['x-request-id']).toBe('req-test-1');
+  });
+
+  it('answers 400 invalid_json for a malformed body', async () => {
+    const result = parse(
+      await handler(httpEvent('POST', '/api/x', { body: '{"title": ' }), lambdaContext()),
+    );
+    expect(result.status).toBe(400);
+    expect(result.json.error).toMatchObject({ code: 'invalid_json', requestId: 'req-test-1' });
+  });
+
+  it('answers 400 invalid_json for a body that is not JSON at all', async () => {
+    const result = parse(
+      await handler(
+        httpEvent('POST', '/api/x', {
+          body: 'title=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+        lambdaContext(),
+      ),
+    );
+    expect(result.status).toBe(400);
+    expect(result.json.error.code).toBe('invalid_json');
+  });
+
+  it('answers 400 naming every failing field with its code', async () => {
+    const result = parse(
+      await handler(
+        httpEvent('POST', '/api/x', {
+          body: JSON.stringify({ title: 'x'.repeat(51), copies: 0, type: 'ticket' }),
+        }),
+        lambdaContext(),
+      ),
+    );
+    expect(result.status).toBe(400);
+    expect(result.json.error.code).toBe('invalid_request');
+    expect(result.json.error.fields).toEqual({
+      title: 'forms.validation.too_big',
+      copies: 'forms.validation.too_small',
+      type: 'forms.validation.enum',
+    });
+  });
+
+  it('names a missing field as required', async () => {
+    const result = parse(
+      await handler(httpEvent('POST', '/api/x', { body: '{}' }), lambdaContext()),
+    );
+    expect(result.json.error.fields).toMatchObject({
+      title: 'forms.validation.required',
+      copies: 'forms.validation.required',
+    });
+  });
+
+  it('maps a domain error to its registered status', async () => {
+    const failing = httpHandler({ auth: 'public' }, async () => {
+      throw new DomainError('users.errors.not_found', { message: 'not found' });
+    });
+    const result = parse(await failing(httpEvent('GET', '/api/y'), lambdaContext()));
+    expect(result.status).toBe(404);
+    expect(result.json).toEqual({
+      error: { code: 'users.errors.not_found', message: 'not found', requestId: 'req-test-1' },
+    });
+  });
+
+  it('answers an unknown error as 500 unexpected with the request id, logs it, and leaks nothing', async () => {
+    const spy = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const failing = httpHandler({ auth: 'public' }, async () => {
+      throw new Error('ECONNREFUSED 10.0.0.7:5432 password=hunter2');
+    });
+    const result = parse(await failing(httpEvent('GET', '/api/y'), lambdaContext()));
+    expect(result.status).toBe(500);
+    expect(result.json).toEqual({
+      error: { code: 'unexpected', message: 'Unexpected Error', requestId: 'req-test-1' },
+    });
+    expect(JSON.stringify(result.json)).not.toContain('hunter2');
+    expect(spy).toHaveBeenCalledOnce();
+    spy.mockRestore();
+  });
+
+  it('answers another status through Reply', async () => {
+    const creating = httpHandler({ auth: 'public' }, async () => new Reply(201, { id: 'a' }));
+    const result = parse(await creating(httpEvent('POST', '/api/z'), lambdaContext()));
+    expect(result.status).toBe(201);
+    expect(result.json).toEqual({ data: { id: 'a' } });
+  });
+
+  it('validates the query, coercing numbers', async () => {
+    const listing = httpHandler(
+      { auth: 'public', query: z.object({ limit: z.coerce.number().int().max(50).default(50) }) },
+      async ({ query }) => query,
+    );
+    expect(
+      parse(await listing(httpEvent('GET', '/api/l', { query: { limit: '10' } }), lambdaContext()))
+        .json,
+    ).toEqual({
+      data: { limit: 10 },
+    });
+    const bad = parse(
+      await listing(httpEvent('GET', '/api/l', { query: { limit: '500' } }), lambdaContext()),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.fields).toEqual({ limit: 'forms.validation.too_big' });
+  });
+});
+
+describe('auth levels', () => {
+  const userCall = httpHandler({ auth: 'user' }, async ({ auth }) => ({ userId: auth?.userId }));
+  const adminCall = httpHandler({ auth: 'admin' }, async () => ({ ok: true }));
+
+  it.each([
+    ['user', undefined, 401, 'unauthenticated'],
+    ['user', { sub: '' }, 401, 'unauthenticated'],
+    ['admin', undefined, 401, 'unauthenticated'],
+    ['admin', { sub: 'u1', 'cognito:groups': ['members'] }, 403, 'forbidden'],
+  ] as const)('%s call with claims %j → %s %s', async (level, claims, status, code) => {
+    const call = level === 'user' ? userCall : adminCall;
+    const result = parse(
+      await call(
+        httpEvent('GET', '/api/me', claims === undefined ? {} : { claims }),
+        lambdaContext(),
+      ),
+    );
+    expect(result.status).toBe(status);
+    expect(result.json.error.code).toBe(code);
+  });
+
+  it('passes the caller to the use case', async () => {
+    const result = parse(
+      await userCall(httpEvent('GET', '/api/me', { claims: { sub: 'u1' } }), lambdaContext()),
+    );
+    expect(result.json).toEqual({ data: { userId: 'u1' } });
+  });
+
+  it('accepts admins, whose groups arrive as a list or as API Gateway flattens them', async () => {
+    for (const groups of [['admin'], '[admin members]']) {
+      const result = parse(
+        await adminCall(
+          httpEvent('GET', '/api/a', { claims: { sub: 'u2', 'cognito:groups': groups } }),
+          lambdaContext(),
+        ),
+      );
+      expect(result.status).toBe(200);
+    }
+  });
+});

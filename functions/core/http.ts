@@ -1,0 +1,210 @@
+import middy from '@middy/core';
+import httpCors from '@middy/http-cors';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
+import { z, type ZodType } from 'zod';
+import type { ErrorBody } from '../../shared/errors/registry';
+import { DomainError, isDomainError } from './errors';
+import { readEnv } from './env';
+import { logger } from './logger';
+import { systemClock, type Clock } from './clock';
+import { authFromEvent, requireAuth, type AuthContext } from './auth';
+import type { AuthLevel } from '../routes';
+
+/**
+ * The HTTP middleware stack every call goes through, in order:
+ *   request id + structured log context → CORS → JSON body parsing (400 `invalid_json`) →
+ *   auth context from JWT claims (401/403 by the route's level) → zod validation of path, query
+ *   and body (400 `invalid_request` naming every failing field) → the use case → `{ data }`;
+ *   any error is mapped last: DomainError → its status and code, anything else → 500 `unexpected`
+ *   with the request id, logged, never leaking internals.
+ */
+export type HttpEvent = APIGatewayProxyEventV2;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+export interface CallInput<P, Q, B> {
+  path: P;
+  query: Q;
+  body: B;
+  auth: AuthContext | null;
+  requestId: string;
+  now: Date;
+  event: HttpEvent;
+}
+
+/**
+ * Lets a use case answer another status than 200 (e.g. 201) or set headers. `unwrapped` answers
+ * the body as it is instead of `{ data }` (only for documents with a standard shape, like OpenAPI).
+ */
+export class Reply<T> {
+  constructor(
+    readonly status: number,
+    readonly data: T,
+    readonly headers: Record<string, string> = {},
+    readonly unwrapped = false,
+  ) {}
+}
+
+export interface CallSpec<P, Q, B> {
+  auth: AuthLevel;
+  path?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  clock?: Clock;
+}
+
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+};
+
+function requestIdOf(event: HttpEvent, context: Context | undefined): string {
+  return event.requestContext?.requestId ?? context?.awsRequestId ?? 'unknown';
+}
+
+export function errorResult(error: DomainError, requestId: string): HttpResult {
+  const body: ErrorBody = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields === undefined ? {} : { fields: error.fields }),
+      requestId,
+    },
+  };
+  return {
+    statusCode: error.status,
+    headers: { ...JSON_HEADERS, 'x-request-id': requestId },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Zod issues → `{ 'field.path': 'forms.validation.*' }`; the first issue of a field wins. */
+export function fieldErrors(error: z.ZodError, prefix?: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const path = [prefix, ...issue.path.map(String)]
+      .filter((part) => part !== undefined && part !== '')
+      .join('.');
+    const key = path === '' ? '_' : path;
+    if (fields[key] !== undefined) continue;
+    fields[key] = issue.message.startsWith('forms.validation.')
+      ? issue.message
+      : codeForIssue(issue);
+  }
+  return fields;
+}
+
+function codeForIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      return 'forms.validation.too_small';
+    case 'too_big':
+      return 'forms.validation.too_big';
+    case 'invalid_value':
+      return 'forms.validation.enum';
+    case 'invalid_type':
+      return issue.input === undefined ? 'forms.validation.required' : 'forms.validation.invalid';
+    default:
+      return 'forms.validation.invalid';
+  }
+}
+
+function validate<T>(
+  schema: ZodType<T> | undefined,
+  value: unknown,
+  part: 'path' | 'query' | 'body',
+): T {
+  if (schema === undefined) return undefined as T;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new DomainError('invalid_request', {
+    message: `The request ${part} is not valid.`,
+    fields: fieldErrors(result.error),
+  });
+}
+
+function parseBody(event: HttpEvent): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const text = event.isBase64Encoded
+    ? Buffer.from(event.body, 'base64').toString('utf8')
+    : event.body;
+  const type = event.headers?.['content-type'] ?? '';
+  if (type !== '' && !/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new DomainError('invalid_json', {
+      message: 'The request body must be JSON (application/json).',
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DomainError('invalid_json', { message: 'The request body is not valid JSON.' });
+  }
+}
+
+/**
+ * Builds a Lambda handler for one call: `export const handler = httpHandler({ auth, query }, run)`.
+ * `run` returns the data (answered 200 `{ data }`) or a Reply.
+ */
+export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unknown>(
+  spec: CallSpec<P, Q, B>,
+  run: (input: CallInput<P, Q, B>) => Promise<R | Reply<R>>,
+) {
+  const clock = spec.clock ?? systemClock;
+  const base = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
+    const requestId = requestIdOf(event, context);
+    const auth = authFromEvent(event);
+    requireAuth(spec.auth, auth);
+    const body = validate(spec.body, parseBody(event), 'body');
+    const input: CallInput<P, Q, B> = {
+      path: validate(spec.path, event.pathParameters ?? {}, 'path'),
+      query: validate(spec.query, event.queryStringParameters ?? {}, 'query'),
+      body,
+      auth,
+      requestId,
+      now: clock.now(),
+      event,
+    };
+    const result = await run(input);
+    const reply = result instanceof Reply ? result : new Reply(200, result);
+    return {
+      statusCode: reply.status,
+      headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...reply.headers },
+      body: JSON.stringify(reply.unwrapped ? reply.data : { data: reply.data }),
+    };
+  };
+
+  return middy<HttpEvent, HttpResult>(base)
+    .use({
+      before: (request) => {
+        const requestId = requestIdOf(request.event, request.context);
+        logger.addContext(request.context);
+        logger.appendKeys({ requestId, route: request.event.routeKey });
+      },
+      after: (request) => {
+        logger.info('request done', { status: request.response?.statusCode });
+        logger.resetKeys();
+      },
+      onError: (request) => {
+        const requestId = requestIdOf(request.event, request.context);
+        const error = request.error;
+        if (isDomainError(error)) {
+          logger.info('request refused', { code: error.code, status: error.status });
+          request.response = errorResult(error, requestId);
+        } else {
+          logger.error(
+            'unexpected error',
+            error instanceof Error ? error : new Error(String(error)),
+          );
+          request.response = errorResult(
+            new DomainError('unexpected', { message: 'Unexpected Error' }),
+            requestId,
+          );
+        }
+        logger.resetKeys();
+      },
+    })
+    .use(httpCors({ origin: readEnv().webOrigin, credentials: true, vary: 'Origin' }));
+}
