@@ -157,7 +157,9 @@ export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unk
     const requestId = requestIdOf(event, context);
     const auth = authFromEvent(event);
     requireAuth(spec.auth, auth);
-    const body = validate(spec.body, parseBody(event), 'body');
+    // Calls without a body schema ignore the body (a catch-all 404 must not answer 400 first).
+    const body =
+      spec.body === undefined ? (undefined as B) : validate(spec.body, parseBody(event), 'body');
     const input: CallInput<P, Q, B> = {
       path: validate(spec.path, event.pathParameters ?? {}, 'path'),
       query: validate(spec.query, event.queryStringParameters ?? {}, 'query'),

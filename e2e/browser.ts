@@ -1,0 +1,46 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Debian's Chromium, headless, with the flags this offline machine needs. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export const VIEWPORTS = {
+  phone: { width: 375, height: 812 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+export async function newPage(browser: Browser, viewport: keyof typeof VIEWPORTS): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-GB', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  (page as Page & { jsErrors: string[] }).jsErrors = errors;
+  return { context, page };
+}
+
+export function jsErrors(page: Page): string[] {
+  return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];
+}
+
+/** Screenshots land in e2e/artifacts/ (gitignored) so a person can look at them after a run. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = join(import.meta.dirname, 'artifacts');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
