@@ -25,8 +25,15 @@ export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
 } as const;
 
-export async function newPage(browser: Browser, viewport: keyof typeof VIEWPORTS): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-GB', reducedMotion: 'reduce' });
+export async function newPage(
+  browser: Browser,
+  viewport: keyof typeof VIEWPORTS,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: VIEWPORTS[viewport],
+    locale: 'en-GB',
+    reducedMotion: 'reduce',
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

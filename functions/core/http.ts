@@ -5,7 +5,7 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import { z, type ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
 import type { ErrorBody } from '../../shared/errors/registry';
 import { DomainError, isDomainError } from './errors';
 import { readEnv } from './env';
