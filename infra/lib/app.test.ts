@@ -1,0 +1,447 @@
+/**
+ * Template assertions on the whole application, built ONCE for this file: the real route table
+ * and WebSocket routes, stub bundles (no build needed), a temporary web build (so the web upload
+ * is covered) and a fixture workflow with one task (infra/workflows ships none yet).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Validations, type Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TABLE } from '../../functions/core/table';
+import { httpRoutes, webSocketRoutes } from '../../functions/routes';
+import {
+  buildApp,
+  handlersOf,
+  routeKey,
+  stubBundles,
+  templateInventory,
+  type CfnTemplate,
+  type MarketApp,
+} from './app';
+import { formatViolations, nagViolations } from './nag';
+
+const FIXTURE_TASKS = { fixtureStep: { handler: 'fixtures/handlers/step' } };
+const FIXTURE_ASL = {
+  Comment: 'Fixture: wait until an absolute time, then run one task',
+  StartAt: 'WaitUntil',
+  States: {
+    WaitUntil: { Type: 'Wait', TimestampPath: '$.runAt', Next: 'Step' },
+    Step: { Type: 'Task', Resource: '${Task_fixtureStep}', End: true },
+  },
+};
+
+let market: MarketApp;
+let assembly: CloudAssembly;
+let templates: Record<string, CfnTemplate>;
+let workDir: string;
+
+function template(stack: Stack): Template {
+  return Template.fromStack(stack);
+}
+
+/** Logical id of the Lambda tagged with this handler in a template. */
+function functionLogicalId(t: Template, handler: string): string {
+  const found = Object.keys(
+    t.findResources('AWS::Lambda::Function', {
+      Properties: { Tags: Match.arrayWith([{ Key: 'market:handler', Value: handler }]) },
+    }),
+  );
+  expect(found).toHaveLength(1);
+  return found[0] as string;
+}
+
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'market-infra-test-'));
+  const webDir = path.join(workDir, 'web');
+  mkdirSync(webDir);
+  writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>market</title>');
+  const workflowsDir = path.join(workDir, 'workflows');
+  mkdirSync(workflowsDir);
+  writeFileSync(path.join(workflowsDir, 'fixture-flow.asl.json'), JSON.stringify(FIXTURE_ASL));
+
+  const assetDir = stubBundles(
+    handlersOf({ workflowTasks: FIXTURE_TASKS }),
+    path.join(workDir, 'bundles'),
+  );
+  market = buildApp({
+    context: { stage: 'test' },
+    outdir: path.join(workDir, 'cdk.out'),
+    assetDir,
+    webDir,
+    workflowsDir,
+    workflowTasks: FIXTURE_TASKS,
+    nag: false,
+  });
+  // A route function that posts to live connections from its own stack (the cross-stack path of
+  // ApiStack.connectionsFor; no route of the table does so yet).
+  const core = market.routeStacks.core as Stack;
+  market.routeStacks.core?.functions['GET /api/health']?.bindConnections(
+    market.api.connectionsFor(core),
+  );
+  assembly = market.app.synth();
+  templates = Object.fromEntries(
+    market.stacks.map((stack) => [
+      stack.artifactId,
+      assembly.getStackArtifact(stack.artifactId).template as CfnTemplate,
+    ]),
+  );
+});
+
+afterAll(() => {
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('data stack', () => {
+  it('builds the single table from TABLE: keys, GSIs, TTL, PITR, on demand, retained', () => {
+    const t = template(market.data);
+    t.resourceCountIs('AWS::DynamoDB::Table', 1);
+    t.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        TableName: 'market-test',
+        KeySchema: [
+          { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+        DeletionProtectionEnabled: true,
+        GlobalSecondaryIndexes: TABLE.globalIndexes.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      },
+    });
+  });
+
+  it('keeps four private, encrypted, SSL-only, retained buckets with access logs', () => {
+    const t = template(market.data);
+    const buckets = t.findResources('AWS::S3::Bucket');
+    expect(Object.keys(buckets)).toHaveLength(4);
+    for (const bucket of Object.values(buckets)) {
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.BucketEncryption).toBeDefined();
+    }
+    // images, files, web log to the logs bucket
+    t.resourcePropertiesCountIs(
+      'AWS::S3::Bucket',
+      { LoggingConfiguration: { DestinationBucketName: Match.anyValue() } },
+      3,
+    );
+    t.resourcePropertiesCountIs(
+      'AWS::S3::BucketPolicy',
+      {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+      },
+      4,
+    );
+  });
+});
+
+describe('HTTP API', () => {
+  it('has exactly one nodejs24.x ARM Lambda per route, in the stack of its group', () => {
+    for (const [group, stack] of Object.entries(market.routeStacks)) {
+      const groupRoutes = httpRoutes.filter((route) => route.group === group);
+      const t = template(stack);
+      t.resourceCountIs('AWS::Lambda::Function', groupRoutes.length);
+      t.resourceCountIs('AWS::ApiGatewayV2::Route', groupRoutes.length);
+      t.allResourcesProperties('AWS::Lambda::Function', {
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogFormat: 'JSON', LogGroup: Match.anyValue() },
+      });
+      for (const route of groupRoutes) {
+        t.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+          RouteKey: routeKey(route),
+          AuthorizationType: 'NONE',
+        });
+        functionLogicalId(t, route.handler);
+      }
+    }
+    const groups = new Set(httpRoutes.map((route) => route.group));
+    expect(Object.keys(market.routeStacks).sort()).toEqual([...groups].sort());
+  });
+
+  it('puts every route key of the route table in the templates (incl. the catch-all)', () => {
+    const inventory = templateInventory(templates);
+    expect(inventory.httpRouteKeys).toEqual(httpRoutes.map(routeKey).sort());
+    expect(inventory.httpRouteKeys).toContain('ANY /api/{proxy+}');
+  });
+
+  it('grants GET routes table reads only, and the catch-all nothing', () => {
+    const core = template(market.routeStacks.core as Stack);
+    const policies = Object.values(core.findResources('AWS::IAM::Policy'));
+    const actions = policies.flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap(
+        (statement) => statement.Action,
+      ),
+    );
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions).not.toContain('dynamodb:PutItem');
+    const accounts = template(market.routeStacks.accounts as Stack);
+    accounts.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+          }),
+        ]),
+      },
+    });
+    accounts.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ TABLE_NAME: 'market-test', STAGE: 'test' }) },
+    });
+  });
+
+  it('logs the default stage and throttles it', () => {
+    template(market.api).hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.anyValue() },
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+    });
+  });
+});
+
+describe('WebSocket API', () => {
+  it('routes $connect, $disconnect, $default and ping to their own functions', () => {
+    const t = template(market.api);
+    expect(templateInventory(templates).webSocketRouteKeys).toEqual(
+      webSocketRoutes.map((route) => route.routeKey).sort(),
+    );
+    for (const route of webSocketRoutes) {
+      t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: route.routeKey });
+      functionLogicalId(t, route.handler);
+    }
+    t.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET' });
+  });
+
+  it('deploys a logged stage after its routes exist', () => {
+    const t = template(market.api);
+    const stages = t.findResources('AWS::ApiGatewayV2::Stage', {
+      Properties: { StageName: 'live', AutoDeploy: true },
+    });
+    const [stage] = Object.values(stages);
+    expect(stage?.Properties.AccessLogSettings.DestinationArn).toBeDefined();
+    const routeIds = Object.keys(
+      t.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: '$connect' } }),
+    );
+    expect(stage?.DependsOn).toEqual(expect.arrayContaining(routeIds));
+  });
+
+  it('lets the live handlers manage connections of its stage only', () => {
+    const t = template(market.api);
+    const policies = t.findResources('AWS::IAM::Policy', {
+      Properties: {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Action: 'execute-api:ManageConnections' }),
+          ]),
+        },
+      },
+    });
+    expect(Object.keys(policies)).toHaveLength(webSocketRoutes.length);
+    const statements = Object.values(policies).flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as { Action: unknown }[],
+    );
+    const resource = JSON.stringify(
+      statements.filter((statement) => statement.Action === 'execute-api:ManageConnections'),
+    );
+    expect(resource).toContain('/live/*/@connections/*');
+    t.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({ WS_CONNECTIONS_ENDPOINT: Match.anyValue() }),
+      },
+    });
+  });
+  it('lets a function of another stack post to connections through a named export', () => {
+    template(market.api).hasOutput('*', { Export: { Name: 'market-test-ws-api-id' } });
+    template(market.routeStacks.core as Stack).hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'system/handlers/get-health',
+      Environment: {
+        Variables: Match.objectLike({
+          WS_CONNECTIONS_ENDPOINT: {
+            'Fn::Join': ['', Match.arrayWith([{ 'Fn::ImportValue': 'market-test-ws-api-id' }])],
+          },
+        }),
+      },
+    });
+  });
+});
+
+describe('web stack', () => {
+  it('sends the security headers with every response', () => {
+    const t = template(market.web);
+    const policies = t.findResources('AWS::CloudFront::ResponseHeadersPolicy');
+    const [policy] = Object.values(policies);
+    const security = policy?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(security.StrictTransportSecurity).toEqual({
+      AccessControlMaxAgeSec: 63072000,
+      IncludeSubdomains: true,
+      Preload: true,
+      Override: true,
+    });
+    expect(security.ContentTypeOptions).toEqual({ Override: true });
+    expect(security.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(security.ReferrerPolicy).toEqual({
+      ReferrerPolicy: 'strict-origin-when-cross-origin',
+      Override: true,
+    });
+    const csp = JSON.stringify(security.ContentSecurityPolicy.ContentSecurityPolicy);
+    for (const directive of [
+      "default-src 'self'",
+      "connect-src 'self' wss://",
+      "img-src 'self' data: blob:",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'self'",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+    // The wss origin is the WebSocket API's.
+    expect(csp).toMatch(/WebSocketApi/);
+
+    const distribution = Object.values(t.findResources('AWS::CloudFront::Distribution'))[0];
+    const config = distribution?.Properties.DistributionConfig;
+    const policyId = { Ref: Object.keys(policies)[0] };
+    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(policyId);
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior.ResponseHeadersPolicyId).toEqual(policyId);
+    }
+  });
+
+  it('serves the SPA from the web bucket, /api/* uncached from the HTTP API, /media/* from images', () => {
+    const t = template(market.web);
+    const distribution = Object.values(t.findResources('AWS::CloudFront::Distribution'))[0];
+    const config = distribution?.Properties.DistributionConfig;
+    expect(config.DefaultRootObject).toBe('index.html');
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
+    expect(config.CustomErrorResponses).toBeUndefined(); // API 404s stay JSON
+    const byPath = Object.fromEntries(
+      (config.CacheBehaviors as { PathPattern: string }[]).map((b) => [b.PathPattern, b]),
+    );
+    expect(byPath['/api/*']).toMatchObject({
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
+      ViewerProtocolPolicy: 'https-only',
+    });
+    expect(byPath['/media/*']).toBeDefined();
+    const origins = config.Origins as { OriginAccessControlId?: unknown; DomainName: unknown }[];
+    expect(origins.filter((origin) => origin.OriginAccessControlId)).toHaveLength(2);
+    expect(JSON.stringify(origins)).toContain('.execute-api.');
+    t.resourceCountIs('AWS::CloudFront::OriginAccessControl', 2);
+    t.resourceCountIs('AWS::CloudFront::Function', 2);
+  });
+
+  it('uploads the web build when it exists', () => {
+    template(market.web).resourceCountIs('Custom::CDKBucketDeployment', 1);
+  });
+});
+
+describe('workflow mechanism', () => {
+  it('turns each ASL file into a logged, traced Standard state machine', () => {
+    const t = template(market.workflows as Stack);
+    t.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    t.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineType: 'STANDARD',
+      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: {
+        Level: 'ALL',
+        IncludeExecutionData: true,
+        Destinations: Match.anyValue(),
+      },
+      DefinitionS3Location: Match.anyValue(),
+    });
+    expect(templateInventory(templates).workflows).toEqual(['fixture-flow']);
+  });
+
+  it('substitutes ${Task_<key>} with the ARN of the Lambda of workflowTasks[<key>]', () => {
+    const t = template(market.workflows as Stack);
+    const taskFunction = functionLogicalId(t, FIXTURE_TASKS.fixtureStep.handler);
+    const machine = Object.values(t.findResources('AWS::StepFunctions::StateMachine'))[0];
+    expect(machine?.Properties.DefinitionSubstitutions).toEqual({
+      Task_fixtureStep: { 'Fn::GetAtt': [taskFunction, 'Arn'] },
+    });
+    // The uploaded definition is the file as written, placeholder included.
+    const key = machine?.Properties.DefinitionS3Location.Key as string;
+    const uploaded = readFileSync(path.join(assembly.directory, `asset.${key}`), 'utf8');
+    expect(JSON.parse(uploaded).States.Step.Resource).toBe('${Task_fixtureStep}');
+    // The state machine may invoke exactly that function.
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Action: 'lambda:InvokeFunction',
+            Effect: 'Allow',
+            Resource: { 'Fn::GetAtt': [taskFunction, 'Arn'] },
+          },
+        ]),
+      },
+    });
+  });
+});
+
+describe('whole app', () => {
+  it('keeps every stack under 500 resources', () => {
+    for (const [id, t] of Object.entries(templates)) {
+      const count = Object.keys(t.Resources ?? {}).length;
+      expect(count, id).toBeLessThan(500);
+      expect(count, id).toBeGreaterThan(0);
+    }
+  });
+
+  it('has no unacknowledged cdk-nag AwsSolutions errors or warnings', () => {
+    const violations = nagViolations(market.app);
+    expect(formatViolations(violations)).toBe('');
+  });
+
+  it('has no CDK warnings or errors left', () => {
+    for (const stack of market.stacks) {
+      const annotations = Annotations.fromStack(stack);
+      expect(annotations.findError('*', Match.anyValue()), stack.artifactId).toEqual([]);
+      expect(annotations.findWarning('*', Match.anyValue()), stack.artifactId).toEqual([]);
+    }
+  });
+
+  it('gives a reason for every acknowledgement', () => {
+    const reasons: [string, string, unknown][] = [];
+    for (const construct of market.app.node.findAll()) {
+      for (const entry of construct.node.metadata) {
+        if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+        for (const [rule, reason] of Object.entries(entry.data as Record<string, unknown>)) {
+          reasons.push([construct.node.path, rule, reason]);
+        }
+      }
+    }
+    expect(reasons.length).toBeGreaterThan(10);
+    for (const [where, rule, reason] of reasons) {
+      expect(typeof reason === 'string' && reason.trim().length >= 20, `${where} ${rule}`).toBe(
+        true,
+      );
+    }
+  });
+});

@@ -1,0 +1,331 @@
+/**
+ * Builds the whole CDK application from the route table, the workflow files and the context:
+ *
+ *   <prefix>-data        table and buckets (stateful, retained)
+ *   <prefix>-api         HTTP API (stage, JWT authorizer) and the WebSocket API with its handlers
+ *   <prefix>-web         CloudFront, security headers, the web build
+ *   <prefix>-<group>     one per route-table group: the route functions and HTTP routes
+ *   <prefix>-workflows   workflow task functions and state machines (only when there are any)
+ *
+ * infra/bin/app.ts runs it for the CDK CLI; tests and the parity test call `buildApp` or
+ * `synthesizeTemplates` directly.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { App, Tags, type Environment, type Stack } from 'aws-cdk-lib';
+import {
+  httpRoutes,
+  webSocketRoutes as defaultWebSocketRoutes,
+  workflowTasks as defaultWorkflowTasks,
+  type HttpRoute,
+  type StackGroup,
+  type WebSocketRoute,
+} from '../../functions/routes';
+import { BUNDLE_FILE } from './bundle';
+import { readConfig, type MarketConfig } from './config';
+import { enableNag } from './nag';
+import { pascalId, resourceNames } from './names';
+import { ApiStack } from './stacks/api-stack';
+import { DataStack } from './stacks/data-stack';
+import { routeKey, RoutesStack } from './stacks/routes-stack';
+import { WebStack } from './stacks/web-stack';
+import { WorkflowsStack } from './stacks/workflows-stack';
+import { DEFAULT_WORKFLOWS_DIR, discoverWorkflows } from './workflows';
+
+/** Stack order of the route groups (the union type's members). */
+export const STACK_GROUPS: readonly StackGroup[] = [
+  'core',
+  'accounts',
+  'market',
+  'orders',
+  'social',
+];
+
+/** Context defaults (cdk.json or -c take precedence). */
+export const DEFAULT_CONTEXT: Readonly<Record<string, unknown>> = {
+  // Cross-stack references stay CloudFormation exports (the producer is protected), explicitly.
+  '@aws-cdk/core:defaultCrossStackReferences': 'strong',
+};
+
+export interface BuildAppOptions {
+  /** The App to build into (the CLI's). Default: a new App with `context` and `outdir`. */
+  app?: App;
+  /** CDK context for a new App (stage, domainName, ...; see config.ts). */
+  context?: Record<string, unknown>;
+  outdir?: string;
+  /** Root of the handler bundles (`dist/functions`), one `<handler>/index.mjs` each. */
+  assetDir: string;
+  /** The web build to deploy (`dist/web`); skipped when undefined or missing. */
+  webDir?: string;
+  /** Directory of the `*.asl.json` workflows. Default: infra/workflows. */
+  workflowsDir?: string;
+  /** Overrides of functions/routes.ts, for tests. */
+  routes?: readonly HttpRoute[];
+  webSocketRoutes?: readonly WebSocketRoute[];
+  workflowTasks?: Readonly<Record<string, { handler: string }>>;
+  /** Register cdk-nag AwsSolutions as a validation plugin (synth fails on findings). Default true. */
+  nag?: boolean;
+  /** Account and region; default: the CLI's (CDK_DEFAULT_*), else environment-agnostic. */
+  env?: Environment;
+}
+
+export interface MarketApp {
+  app: App;
+  config: MarketConfig;
+  data: DataStack;
+  api: ApiStack;
+  web: WebStack;
+  /** One stack per group that has routes. */
+  routeStacks: Partial<Record<StackGroup, RoutesStack>>;
+  /** Present when there are workflow tasks or ASL files. */
+  workflows: WorkflowsStack | undefined;
+  /** All stacks, in deployment order. */
+  stacks: Stack[];
+}
+
+/** Checks the route table before anything is built, so mistakes read as such. */
+export function checkRoutes(routes: readonly HttpRoute[], config: MarketConfig): void {
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = routeKey(route);
+    if (seen.has(key)) throw new Error(`Route ${key} appears twice in the route table`);
+    seen.add(key);
+    if (!route.path.startsWith('/api/')) throw new Error(`Route ${key} must start with /api/`);
+  }
+  const protectedRoutes = routes.filter((route) => route.auth !== 'public');
+  if (protectedRoutes.length > 0 && config.auth === undefined) {
+    throw new Error(
+      `${protectedRoutes.length} route(s) need a signed-in user but no Cognito user pool is ` +
+        `configured for the JWT authorizer: ${protectedRoutes.map(routeKey).join(', ')}. ` +
+        'Deploy with -c userPoolId=<region>_<id> -c userPoolClientId=<app client id>.',
+    );
+  }
+}
+
+export function buildApp(options: BuildAppOptions): MarketApp {
+  const app = options.app ?? new App({ context: options.context, outdir: options.outdir });
+  for (const [key, value] of Object.entries(DEFAULT_CONTEXT)) {
+    if (app.node.tryGetContext(key) === undefined) app.node.setContext(key, value);
+  }
+  const config = readConfig(app.node);
+  const routes = options.routes ?? httpRoutes;
+  const wsRoutes = options.webSocketRoutes ?? defaultWebSocketRoutes;
+  const tasks = options.workflowTasks ?? defaultWorkflowTasks;
+  checkRoutes(routes, config);
+  const workflowFiles = discoverWorkflows(options.workflowsDir ?? DEFAULT_WORKFLOWS_DIR, tasks);
+
+  const names = resourceNames(config);
+  // With credentials the CLI knows account and region; without (offline synth) the stacks stay
+  // environment-agnostic rather than pinned to the CLI's fallback region.
+  const account = process.env.CDK_DEFAULT_ACCOUNT;
+  const region = process.env.CDK_DEFAULT_REGION;
+  const env = options.env ?? (account && region ? { account, region } : undefined);
+  const stackId = (part: string): string => `${names.prefix}-${part}`;
+  const common = { env, config };
+  Tags.of(app).add('market:app', config.appName);
+  Tags.of(app).add('market:stage', config.stage);
+
+  const data = new DataStack(app, stackId('data'), {
+    ...common,
+    description: `Marketplace ${config.stage}: table and buckets (stateful, retained)`,
+  });
+  const api = new ApiStack(app, stackId('api'), {
+    ...common,
+    description: `Marketplace ${config.stage}: HTTP API and WebSocket API`,
+    assetDir: options.assetDir,
+    webSocketRoutes: wsRoutes,
+  });
+  api.addStackDependency(data, 'handlers use the table by name');
+  const web = new WebStack(app, stackId('web'), {
+    ...common,
+    description: `Marketplace ${config.stage}: CloudFront, security headers and the web build`,
+    httpApiDomain: api.httpApiDomain,
+    webSocketOrigin: api.webSocketOrigin,
+    webDir: options.webDir,
+  });
+  web.addStackDependency(data, 'origins are the web and images buckets');
+
+  const routeStacks: Partial<Record<StackGroup, RoutesStack>> = {};
+  for (const group of STACK_GROUPS) {
+    const groupRoutes = routes.filter((route) => route.group === group);
+    if (groupRoutes.length === 0) continue;
+    const stack = new RoutesStack(app, stackId(group), {
+      ...common,
+      description: `Marketplace ${config.stage}: ${group} calls`,
+      group,
+      routes: groupRoutes,
+      assetDir: options.assetDir,
+      httpApi: api.httpApi,
+      authorizer: api.authorizer,
+      webOrigin: web.webOrigin,
+    });
+    stack.addStackDependency(data, 'handlers use the table and buckets by name');
+    routeStacks[group] = stack;
+  }
+  const unknownGroups = routes.filter((route) => !STACK_GROUPS.includes(route.group));
+  if (unknownGroups.length > 0) {
+    throw new Error(`Routes with an unknown group: ${unknownGroups.map(routeKey).join(', ')}`);
+  }
+
+  let workflows: WorkflowsStack | undefined;
+  if (Object.keys(tasks).length > 0 || workflowFiles.length > 0) {
+    workflows = new WorkflowsStack(app, stackId('workflows'), {
+      ...common,
+      description: `Marketplace ${config.stage}: workflow tasks and state machines`,
+      assetDir: options.assetDir,
+      tasks,
+      workflows: workflowFiles,
+      webOrigin: web.webOrigin,
+    });
+    workflows.addStackDependency(data, 'tasks use the table by name');
+  }
+
+  if (options.nag !== false) enableNag(app);
+  return {
+    app,
+    config,
+    data,
+    api,
+    web,
+    routeStacks,
+    workflows,
+    stacks: [data, api, web, ...Object.values(routeStacks), ...(workflows ? [workflows] : [])],
+  };
+}
+
+/** Handlers an app built from these tables needs bundles for. */
+export function handlersOf(
+  options: Pick<BuildAppOptions, 'routes' | 'webSocketRoutes' | 'workflowTasks'>,
+): string[] {
+  return [
+    ...new Set([
+      ...(options.routes ?? httpRoutes).map((route) => route.handler),
+      ...(options.webSocketRoutes ?? defaultWebSocketRoutes).map((route) => route.handler),
+      ...Object.values(options.workflowTasks ?? defaultWorkflowTasks).map((task) => task.handler),
+    ]),
+  ].sort();
+}
+
+/**
+ * Writes a stub bundle per handler (`export const handler = ...`) under a new temporary directory
+ * (or `dir`) and returns it: synth without building, for tests and the parity test.
+ */
+export function stubBundles(handlers: readonly string[], dir?: string): string {
+  const root = dir ?? mkdtempSync(path.join(os.tmpdir(), 'market-bundles-'));
+  for (const handler of handlers) {
+    mkdirSync(path.join(root, handler), { recursive: true });
+    writeFileSync(
+      path.join(root, handler, BUNDLE_FILE),
+      `export const handler = async () => ({ statusCode: 501, body: ${JSON.stringify(handler)} });\n`,
+    );
+  }
+  return root;
+}
+
+/** A CloudFormation template as synthesized (the parts the helpers read). */
+export interface CfnTemplate {
+  Resources?: Record<
+    string,
+    { Type: string; Properties?: Record<string, unknown>; [key: string]: unknown }
+  >;
+  [key: string]: unknown;
+}
+
+export interface SynthesizeOptions extends Omit<BuildAppOptions, 'app' | 'assetDir'> {
+  /** Default: stub bundles in a temporary directory. */
+  assetDir?: string;
+}
+
+/**
+ * Synthesizes the app and returns every stack's template by stack id. Without `assetDir` it uses
+ * stub bundles, so it needs neither a build nor AWS credentials.
+ */
+export function synthesizeTemplates(options: SynthesizeOptions = {}): Record<string, CfnTemplate> {
+  const temporary: string[] = [];
+  const assetDir = options.assetDir ?? stubBundles(handlersOf(options));
+  if (options.assetDir === undefined) temporary.push(assetDir);
+  const outdir = options.outdir ?? mkdtempSync(path.join(os.tmpdir(), 'market-cdk-out-'));
+  if (options.outdir === undefined) temporary.push(outdir);
+  try {
+    const market = buildApp({ nag: false, ...options, assetDir, outdir });
+    const assembly = market.app.synth();
+    const templates: Record<string, CfnTemplate> = {};
+    for (const stack of market.stacks) {
+      templates[stack.artifactId] = assembly.getStackArtifact(stack.artifactId)
+        .template as CfnTemplate;
+    }
+    return templates;
+  } finally {
+    for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface TemplateInventory {
+  /** `GET /api/health`, ... (routes of HTTP APIs). */
+  httpRouteKeys: string[];
+  /** `$connect`, `ping`, ... (routes of WebSocket APIs). */
+  webSocketRouteKeys: string[];
+  /** Workflow names (ASL file names without `.asl.json`) of the state machines. */
+  workflows: string[];
+  /** Handler paths of the application's Lambda functions. */
+  handlers: string[];
+}
+
+function tagValue(
+  properties: Record<string, unknown> | undefined,
+  key: string,
+): string | undefined {
+  const tags = properties?.Tags;
+  if (Array.isArray(tags)) {
+    const tag = tags.find((entry: { Key?: string }) => entry.Key === key) as
+      { Value?: unknown } | undefined;
+    return typeof tag?.Value === 'string' ? tag.Value : undefined;
+  }
+  if (tags !== null && typeof tags === 'object') {
+    const value = (tags as Record<string, unknown>)[key];
+    return typeof value === 'string' ? value : undefined;
+  }
+  return undefined;
+}
+
+/** Lists what the synthesized templates contain, sorted (for parity checks). */
+export function templateInventory(templates: Record<string, CfnTemplate>): TemplateInventory {
+  const inventory: TemplateInventory = {
+    httpRouteKeys: [],
+    webSocketRouteKeys: [],
+    workflows: [],
+    handlers: [],
+  };
+  for (const template of Object.values(templates)) {
+    const resources = Object.entries(template.Resources ?? {});
+    const webSocketApis = new Set(
+      resources
+        .filter(
+          ([, r]) =>
+            r.Type === 'AWS::ApiGatewayV2::Api' && r.Properties?.ProtocolType === 'WEBSOCKET',
+        )
+        .map(([logicalId]) => logicalId),
+    );
+    for (const [, resource] of resources) {
+      const properties = resource.Properties;
+      if (resource.Type === 'AWS::ApiGatewayV2::Route') {
+        const apiRef = (properties?.ApiId as { Ref?: string } | undefined)?.Ref;
+        const key = String(properties?.RouteKey);
+        if (apiRef !== undefined && webSocketApis.has(apiRef))
+          inventory.webSocketRouteKeys.push(key);
+        else inventory.httpRouteKeys.push(key);
+      } else if (resource.Type === 'AWS::StepFunctions::StateMachine') {
+        const name = tagValue(properties, 'market:workflow');
+        if (name !== undefined) inventory.workflows.push(name);
+      } else if (resource.Type === 'AWS::Lambda::Function') {
+        const handler = tagValue(properties, 'market:handler');
+        if (handler !== undefined) inventory.handlers.push(handler);
+      }
+    }
+  }
+  for (const list of Object.values(inventory) as string[][]) list.sort();
+  return inventory;
+}
+
+export { pascalId, routeKey };

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { readConfig } from './config';
+
+describe('readConfig', () => {
+  it('has sensible defaults for a dev stage', () => {
+    expect(readConfig({})).toEqual({
+      appName: 'market',
+      stage: 'dev',
+      domainName: undefined,
+      certificateArn: undefined,
+      webOrigin: undefined,
+      corsOrigins: [],
+      emailSender: undefined,
+      stripeSecretName: 'market/dev/stripe',
+      auth: undefined,
+      logRetentionDays: 30,
+      apiRateLimit: 100,
+      apiBurstLimit: 200,
+      apiGatewayLogRole: true,
+    });
+  });
+
+  it('derives the web origin and sender from the domain', () => {
+    const config = readConfig({
+      stage: 'prod',
+      domainName: 'market.example.com',
+      certificateArn:
+        'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-0000-1111-2222-333344445555',
+    });
+    expect(config.webOrigin).toBe('https://market.example.com');
+    expect(config.emailSender).toBe('no-reply@market.example.com');
+    expect(config.stripeSecretName).toBe('market/prod/stripe');
+  });
+
+  it('builds the Cognito issuer from the user pool id', () => {
+    const config = readConfig({ userPoolId: 'eu-west-1_AbC123', userPoolClientId: 'a1, b2' });
+    expect(config.auth).toEqual({
+      issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC123',
+      audience: ['a1', 'b2'],
+    });
+  });
+
+  it.each([
+    [{ stage: 'Prod' }, /"stage"/],
+    [{ domainName: 'market.example.com' }, /certificateArn/],
+    [{ certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc' }, /us-east-1/],
+    [{ emailSender: 'nobody' }, /emailSender/],
+    [{ userPoolId: 'eu-west-1_AbC123' }, /userPoolClientId/],
+    [{ logRetentionDays: '31' }, /logRetentionDays/],
+    [{ apiGatewayLogRole: 'yes' }, /apiGatewayLogRole/],
+    [{ corsOrigins: 'localhost:5173' }, /corsOrigins/],
+  ])('rejects %j', (context, message) => {
+    expect(() => readConfig(context)).toThrow(message);
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * Physical names of the stateful resources, derived from app name and stage.
+ *
+ * The stateless stacks find the table and buckets by these names instead of through CloudFormation
+ * exports: changing or replacing a stateless stack can never be blocked by an export "in use", IAM
+ * statements read `.../table/market-prod` rather than an opaque import, and the DataStack can be
+ * deployed and kept on its own. Bucket names are global, so they carry account and region.
+ */
+import { Aws } from 'aws-cdk-lib';
+import type { MarketConfig } from './config';
+
+export type BucketKind = 'images' | 'files' | 'web' | 'logs';
+
+export interface ResourceNames {
+  /** `market-prod`: prefix of stack ids, stack names and physical names. */
+  prefix: string;
+  tableName: string;
+  bucketName(kind: BucketKind): string;
+}
+
+export function resourceNames(config: Pick<MarketConfig, 'appName' | 'stage'>): ResourceNames {
+  const prefix = `${config.appName}-${config.stage}`;
+  return {
+    prefix,
+    tableName: prefix,
+    // At most 12 + 1 + 12 + 1 + 6 + 1 + 12 + 1 + 14 = 60 characters: within S3's 63.
+    bucketName: (kind) => `${prefix}-${kind}-${Aws.ACCOUNT_ID}-${Aws.REGION}`,
+  };
+}
+
+/** Path of the public images behind CloudFront and behind the local gateway. */
+export const MEDIA_PATH = '/media';
+
+/** Stage of the WebSocket API: clients connect to `wss://<api>.execute-api.<region>.amazonaws.com/live`. */
+export const WEBSOCKET_STAGE = 'live';
+
+/** `profiles/handlers/list-sellers` → `ProfilesListSellers` (construct ids). */
+export function pascalId(value: string): string {
+  return value
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part !== '' && part !== 'handlers')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

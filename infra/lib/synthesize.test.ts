@@ -1,0 +1,18 @@
+/**
+ * The helpers a parity test uses: synthesize the real app (stub bundles, no build, no AWS) and
+ * list what the templates contain.
+ */
+import { describe, expect, it } from 'vitest';
+import { allHandlers, httpRoutes, webSocketRoutes } from '../../functions/routes';
+import { routeKey, synthesizeTemplates, templateInventory } from './app';
+import { discoverWorkflows } from './workflows';
+
+describe('synthesizeTemplates + templateInventory', () => {
+  it('lists the route keys, WebSocket routes, workflows and handlers of the real app', () => {
+    const inventory = templateInventory(synthesizeTemplates());
+    expect(inventory.httpRouteKeys).toEqual(httpRoutes.map(routeKey).sort());
+    expect(inventory.webSocketRouteKeys).toEqual(webSocketRoutes.map((r) => r.routeKey).sort());
+    expect(inventory.workflows).toEqual(discoverWorkflows().map((w) => w.name));
+    expect([...new Set(inventory.handlers)].sort()).toEqual(allHandlers());
+  });
+});
