@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * Starts the marketplace exactly as a user does, with `npm start`, on a fresh temporary data
+ * directory (so the first-start seeding runs), waits until the web and the API answer, and stops
+ * it with one SIGINT at the end, as Ctrl-C would. E2E_BASE_URL runs the journeys against an
+ * already running marketplace instead.
+ */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const REPO = join(import.meta.dirname, '..');
+const START_TIMEOUT_MS = 240_000;
+
+async function waitForReady(
+  baseUrl: string,
+  child: ChildProcess | undefined,
+  output: () => string,
+): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child !== undefined && child.exitCode !== null) {
+      throw new Error(`npm start exited with ${child.exitCode} before it was ready:\n${output()}`);
+    }
+    try {
+      const [web, sellers] = await Promise.all([
+        fetch(`${baseUrl}/`),
+        fetch(`${baseUrl}/api/users/sellers?limit=1`),
+      ]);
+      const seeded =
+        sellers.ok &&
+        ((await sellers.json()) as { data: { items: unknown[] } }).data.items.length > 0;
+      if (web.ok && seeded) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`npm start was not ready within ${START_TIMEOUT_MS / 1000} s:\n${output()}`);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const external = process.env.E2E_BASE_URL;
+  if (external !== undefined && external !== '') {
+    await waitForReady(external, undefined, () => '');
+    project.provide('baseUrl', external);
+    return async () => undefined;
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'market-e2e-'));
+  let log = '';
+  const child = spawn('npm', ['start'], {
+    cwd: REPO,
+    env: { ...process.env, MARKET_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const baseUrl = 'http://localhost:3000';
+  const started = Date.now();
+  try {
+    await waitForReady(baseUrl, child, () => log.slice(-4000));
+  } catch (error) {
+    child.kill('SIGINT');
+    throw error;
+  }
+  console.log(`[e2e] npm start ready in ${Date.now() - started} ms`);
+  project.provide('baseUrl', baseUrl);
+
+  return async () => {
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    child.kill('SIGINT');
+    const code = await Promise.race([
+      exited,
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000)),
+    ]);
+    if (code === 'timeout') {
+      child.kill('SIGKILL');
+      throw new Error(`npm start did not stop within 20 s of Ctrl-C:\n${log.slice(-2000)}`);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
