@@ -1,0 +1,35 @@
+import {
+  Navigate,
+  Outlet,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteError,
+} from 'react-router';
+import { ErrorPage } from '../features/errors/components/ErrorPage';
+import { AuthProvider } from '../lib/auth';
+
+/** Any route containing `rooms` redirects home (spec 000 §2: the rooms feature is not offered). */
+export function isRoomsPath(pathname: string): boolean {
+  return pathname.toLowerCase().includes('rooms');
+}
+
+/** The root route: session state, scroll restoration and the rooms redirect. */
+export function Root() {
+  const { pathname } = useLocation();
+  if (isRoomsPath(pathname)) return <Navigate to="/" replace />;
+  return (
+    <AuthProvider>
+      <ScrollRestoration />
+      <Outlet />
+    </AuthProvider>
+  );
+}
+
+/** Error boundary of the routes: a thrown 404 shows 'page not found', anything else the generic error. */
+export function RouteError() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <ErrorPage status={status} />;
+}

@@ -1,0 +1,107 @@
+import AddRoundedIcon from '@mui/icons-material/AddRounded';
+import MenuRoundedIcon from '@mui/icons-material/MenuRounded';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import { alpha } from '@mui/material/styles';
+import { UI } from '@shared/constants/limits';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { Logo } from '../../components/Logo';
+import { useAuth } from '../../lib/auth';
+import { DRAWER_ID } from './SideBar';
+
+export const SIGNUP_PATH = '/session/signup';
+export const CREATE_PATH = '/my-tokens/mint-form';
+
+/** Login and Create for guests (spec 001 §2); Create is hidden while on sign-up. */
+function GuestActions() {
+  const { t } = useTranslation();
+  const { openLogin } = useAuth();
+  const { pathname } = useLocation();
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0.75, sm: 1.25 } }}>
+      <Button
+        variant="text"
+        color="inherit"
+        onClick={() => openLogin()}
+        sx={{ fontWeight: 600, px: { xs: 1.25, sm: 2 } }}
+      >
+        {t('topBar.login')}
+      </Button>
+      {pathname.startsWith(SIGNUP_PATH) ? null : (
+        <Button
+          variant="contained"
+          startIcon={<AddRoundedIcon />}
+          onClick={() => openLogin(CREATE_PATH)}
+          aria-label={t('topBar.createLabel')}
+          sx={{ px: { xs: 1.5, sm: 2.25 }, '& .MuiButton-startIcon': { mr: { xs: 0.5, sm: 1 } } }}
+        >
+          {t('topBar.create')}
+        </Button>
+      )}
+    </Box>
+  );
+}
+
+interface TopBarProps {
+  /** Shows the menu button (below 1265 px) that opens the side bar drawer. */
+  onMenuClick?: () => void;
+  menuOpen?: boolean;
+}
+
+/** The top bar: 50 px high, 70 px from 768 px wide. */
+export function TopBar({ onMenuClick, menuOpen = false }: TopBarProps) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  return (
+    <AppBar
+      position="sticky"
+      sx={{
+        // The border is inside the spec's height (box-sizing: border-box).
+        height: { xs: UI.topBarHeight, sm: UI.topBarHeightFromSm },
+        bgcolor: alpha('#FFFFFF', 0.92),
+        backdropFilter: 'saturate(180%) blur(10px)',
+        borderBottom: 1,
+        borderColor: 'divider',
+        color: 'text.primary',
+      }}
+    >
+      <Box
+        sx={{
+          height: '100%',
+          display: 'flex',
+          alignItems: 'center',
+          gap: { xs: 0.5, sm: 1 },
+          px: { xs: 1, sm: 2, lg: 3 },
+        }}
+      >
+        {onMenuClick ? (
+          <IconButton
+            onClick={onMenuClick}
+            aria-label={t('nav.openMenu')}
+            aria-controls={DRAWER_ID}
+            aria-expanded={menuOpen}
+            sx={{ display: { lg: 'none' } }}
+          >
+            <MenuRoundedIcon />
+          </IconButton>
+        ) : null}
+        <Link
+          component={RouterLink}
+          to="/"
+          underline="none"
+          aria-label={t('common.homeLink', { app: t('app.name') })}
+          sx={{ display: 'inline-flex', borderRadius: 1, p: 0.5 }}
+        >
+          <Logo compact />
+        </Link>
+        <Box sx={{ flex: 1 }} />
+        {/* The signed-in actions (verify or mint, wallet, notifications, account) come with the accounts feature. */}
+        {user ? null : <GuestActions />}
+      </Box>
+    </AppBar>
+  );
+}

@@ -1,0 +1,233 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { AuthContext, type AuthState } from '../../lib/auth';
+import { configFixture } from '../../test/fixtures';
+import { createTestQueryClient, jsonResponse, mockApi, renderRoute } from '../../test/utils';
+import { AppProviders } from '../providers';
+import { Root } from '../Root';
+import { BottomBar } from './BottomBar';
+import { EmptyLayout } from './EmptyLayout';
+import { SessionLayout } from './SessionLayout';
+import { isNavItemActive, NAV_ITEMS, visibleNavItems, type NavItem } from './navItems';
+
+const allReady: NavItem[] = NAV_ITEMS.map((item) => ({ ...item, ready: true }));
+const keys = (items: NavItem[]) => items.map((item) => item.key);
+const emptySellers = () => jsonResponse({ data: { items: [], nextCursor: null } });
+
+describe('side bar items', () => {
+  it('hides FAQs while the faq switch is off and shows it when on', () => {
+    const off = visibleNavItems(allReady, {
+      switches: { faq: false, messages: false },
+      user: null,
+    });
+    expect(keys(off)).toEqual(['market', 'sellers', 'support', 'terms']);
+    const on = visibleNavItems(allReady, { switches: { faq: true, messages: false }, user: null });
+    expect(keys(on)).toEqual(['market', 'sellers', 'faq', 'support', 'terms']);
+  });
+
+  it('shows Redeem only to a logged-in redeemer and Messages only when enabled', () => {
+    const switches = { faq: false, messages: true };
+    expect(keys(visibleNavItems(allReady, { switches, user: { redeemer: null } }))).not.toContain(
+      'redeem',
+    );
+    const redeemer = visibleNavItems(allReady, { switches, user: { redeemer: 3 } });
+    expect(keys(redeemer)).toEqual(['market', 'sellers', 'redeem', 'messages', 'support', 'terms']);
+    expect(
+      keys(
+        visibleNavItems(allReady, {
+          switches: { faq: false, messages: false },
+          user: { redeemer: 0 },
+        }),
+      ),
+    ).not.toContain('messages');
+  });
+
+  it('shows only items whose pages exist in this build', () => {
+    const items = visibleNavItems(NAV_ITEMS, {
+      switches: { faq: true, messages: true },
+      user: null,
+    });
+    expect(keys(items)).toEqual(['sellers', 'terms']);
+  });
+
+  it('marks an item active when the first path segment matches', () => {
+    const terms = { to: '/legal/terms' };
+    expect(isNavItemActive(terms, '/legal/terms')).toBe(true);
+    expect(isNavItemActive(terms, '/legal/privacy')).toBe(true);
+    expect(isNavItemActive({ to: '/sellers' }, '/sellers?x=1')).toBe(true);
+    expect(isNavItemActive(terms, '/')).toBe(false);
+    expect(isNavItemActive({ to: '/market/preview/marketplace' }, '/market/product/1')).toBe(true);
+  });
+
+  it('renders the visible items and marks the current page', async () => {
+    mockApi({
+      '/api/config': () => jsonResponse({ data: configFixture({ faq: true }) }),
+      '/api/users/sellers': emptySellers,
+    });
+    renderRoute('/sellers');
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual(['Sellers', 'Legal Terms']);
+    expect(within(nav).getByRole('link', { name: 'Sellers' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    expect(
+      within(nav).getByRole('link', { name: 'Legal Terms' }).getAttribute('aria-current'),
+    ).toBeNull();
+  });
+
+  it('opens as a drawer from the menu button and closes after choosing', async () => {
+    mockApi({ '/api/users/sellers': emptySellers });
+    const { router } = renderRoute('/');
+    const menu = screen.getByRole('button', { name: 'Open navigation menu' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(menu);
+    const drawer = await screen.findByRole('presentation');
+    await userEvent.click(within(drawer).getByRole('link', { name: 'Legal Terms' }));
+    expect(router.state.location.pathname).toBe('/legal/terms');
+    await waitFor(() => expect(menu.getAttribute('aria-expanded')).toBe('false'));
+  });
+});
+
+describe('top bar', () => {
+  it('shows Login and Create to guests', async () => {
+    mockApi({ '/api/users/sellers': emptySellers });
+    renderRoute('/');
+    const header = screen.getByRole('banner');
+    expect(within(header).getByRole('button', { name: 'Login' })).toBeTruthy();
+    expect(within(header).getByRole('button', { name: /^Create/ })).toBeTruthy();
+    expect(within(header).getByRole('link', { name: 'MintMarket home' })).toBeTruthy();
+  });
+
+  it('hides Create on the sign-up page', async () => {
+    mockApi({});
+    renderRoute('/session/signup');
+    const header = screen.getByRole('banner');
+    expect(within(header).getByRole('button', { name: 'Login' })).toBeTruthy();
+    expect(within(header).queryByRole('button', { name: /^Create/ })).toBeNull();
+  });
+
+  it('starts the login flow from Login', async () => {
+    mockApi({});
+    const { router } = renderRoute('/legal/terms');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(router.state.location.pathname).toBe('/session/login');
+    expect(router.state.location.state).toEqual({ returnTo: '/legal/terms' });
+  });
+});
+
+describe('bottom bar', () => {
+  function renderBottomBar(auth: AuthState) {
+    const router = createMemoryRouter(
+      [
+        {
+          path: '*',
+          element: (
+            <AuthContext.Provider value={auth}>
+              <BottomBar />
+            </AuthContext.Provider>
+          ),
+        },
+      ],
+      { initialEntries: ['/account/wallet'] },
+    );
+    render(
+      <AppProviders queryClient={createTestQueryClient()}>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+  }
+
+  it('is absent for guests', () => {
+    renderBottomBar({ status: 'guest', user: null, openLogin: () => {} });
+    expect(screen.queryByRole('navigation', { name: 'Quick actions' })).toBeNull();
+  });
+
+  it('shows verify, wallet, notifications and account to a logged-in user', () => {
+    renderBottomBar({
+      status: 'authenticated',
+      user: {
+        id: 'u1',
+        nick: 'ana',
+        name: 'Ana',
+        avatar: null,
+        verified: false,
+        redeemer: null,
+        guest: false,
+      },
+      openLogin: () => {},
+    });
+    const nav = screen.getByRole('navigation', { name: 'Quick actions' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Verify', 'Wallet', 'Notifications', 'Account']);
+  });
+});
+
+describe('offline warning', () => {
+  it('appears while offline and goes away when back online', async () => {
+    mockApi({ '/api/users/sellers': emptySellers });
+    let online = true;
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+    renderRoute('/');
+    expect(screen.queryByText("Can't connect with the network")).toBeNull();
+    online = false;
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(screen.getByText("Can't connect with the network")).toBeTruthy();
+    online = true;
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(screen.queryByText("Can't connect with the network")).toBeNull();
+  });
+});
+
+describe('session and empty layouts', () => {
+  function renderLayout(layout: 'session' | 'empty') {
+    const router = createMemoryRouter(
+      [
+        {
+          Component: Root,
+          children: [
+            {
+              Component: layout === 'session' ? SessionLayout : EmptyLayout,
+              children: [{ path: '*', element: <h1>Page body</h1> }],
+            },
+          ],
+        },
+      ],
+      { initialEntries: ['/session/login'] },
+    );
+    render(
+      <AppProviders queryClient={createTestQueryClient()}>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+  }
+
+  it('session: top bar and content, no side bar or menu button', () => {
+    mockApi({});
+    renderLayout('session');
+    expect(screen.getByRole('banner')).toBeTruthy();
+    expect(
+      within(screen.getByRole('main')).getByRole('heading', { name: 'Page body' }),
+    ).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Open navigation menu' })).toBeNull();
+  });
+
+  it('empty: only the content', () => {
+    mockApi({});
+    renderLayout('empty');
+    expect(screen.queryByRole('banner')).toBeNull();
+    expect(
+      within(screen.getByRole('main')).getByRole('heading', { name: 'Page body' }),
+    ).toBeTruthy();
+  });
+});

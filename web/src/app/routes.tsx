@@ -1,0 +1,35 @@
+import type { RouteObject } from 'react-router';
+import { ErrorRoute, NotFoundPage } from '../features/errors/components/ErrorPage';
+import { TermsPage } from '../features/legal/components/TermsPage';
+import { SellersPage } from '../features/sellers/components/SellersPage';
+import { HomeRoute } from './HomeRoute';
+import { DefaultLayout } from './layouts/DefaultLayout';
+import { RouteError, Root } from './Root';
+
+/**
+ * The route table (spec 000 §2). Only pages that exist are routed; everything else, including the
+ * routes of features still to come, falls to the catch-all 404.
+ */
+export const routes: RouteObject[] = [
+  {
+    Component: Root,
+    ErrorBoundary: RouteError,
+    children: [
+      {
+        Component: DefaultLayout,
+        children: [
+          {
+            ErrorBoundary: RouteError,
+            children: [
+              { index: true, Component: HomeRoute },
+              { path: 'sellers', Component: SellersPage },
+              { path: 'legal/terms', Component: TermsPage },
+              { path: 'error', Component: ErrorRoute },
+              { path: '*', Component: NotFoundPage },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,160 @@
+import PeopleAltRoundedIcon from '@mui/icons-material/PeopleAltRounded';
+import VerifiedRoundedIcon from '@mui/icons-material/VerifiedRounded';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import Chip from '@mui/material/Chip';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { abbreviateCount } from '@shared/format';
+import type { SellerSummary } from '@shared/schemas/profiles';
+import { useTranslation } from 'react-i18next';
+import { SellerAvatar } from './SellerAvatar';
+
+interface SellerCardProps {
+  seller: SellerSummary;
+  /** Follower counts show only while the follows feature is on. */
+  showFollowers: boolean;
+  /** 'row' in the directory, 'tile' (centred) in the home page strip. */
+  variant?: 'row' | 'tile';
+}
+
+function Followers({ count }: { count: number }) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 0.5,
+        color: 'text.secondary',
+        fontSize: '0.875rem',
+        fontWeight: 500,
+        whiteSpace: 'nowrap',
+      }}
+    >
+      <PeopleAltRoundedIcon sx={{ fontSize: 18 }} aria-hidden />
+      <span>{t('sellers.followers', { count, formatted: abbreviateCount(count) })}</span>
+    </Box>
+  );
+}
+
+function SellerName({ seller, centered }: { seller: SellerSummary; centered: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 0.5,
+        minWidth: 0,
+        justifyContent: centered ? 'center' : 'flex-start',
+      }}
+    >
+      <Typography
+        component="h3"
+        noWrap
+        sx={{ fontWeight: 700, fontSize: '1.02rem', lineHeight: 1.3 }}
+        title={seller.name}
+      >
+        {seller.name}
+      </Typography>
+      {seller.is_verified ? (
+        // titleAccess gives the icon its accessible name and the browser's hover tooltip.
+        <VerifiedRoundedIcon
+          titleAccess={t('sellers.verified')}
+          color="primary"
+          sx={{ fontSize: 18, flexShrink: 0 }}
+        />
+      ) : null}
+    </Box>
+  );
+}
+
+export function SellerCard({ seller, showFollowers, variant = 'row' }: SellerCardProps) {
+  const { t } = useTranslation();
+  const tile = variant === 'tile';
+  return (
+    <Card
+      component="article"
+      sx={{
+        height: '100%',
+        p: tile ? 2.5 : 2.25,
+        display: 'flex',
+        flexDirection: tile ? 'column' : 'row',
+        alignItems: 'center',
+        textAlign: tile ? 'center' : 'left',
+        gap: tile ? 1.5 : 2,
+        transition: 'box-shadow 160ms ease, border-color 160ms ease, transform 160ms ease',
+        '&:hover': {
+          borderColor: 'rgba(79, 70, 229, 0.35)',
+          boxShadow: '0 10px 30px -12px rgba(30, 27, 75, 0.25)',
+          transform: 'translateY(-2px)',
+        },
+      }}
+    >
+      <SellerAvatar seller={seller} size={tile ? 72 : 60} />
+      <Box sx={{ minWidth: 0, flex: 1, width: tile ? '100%' : 'auto' }}>
+        <SellerName seller={seller} centered={tile} />
+        <Typography variant="body2" color="text.secondary" noWrap>
+          @{seller.nick}
+        </Typography>
+        {seller.title && !tile ? (
+          <Typography variant="body2" noWrap sx={{ mt: 0.25 }} title={seller.title}>
+            {seller.title}
+          </Typography>
+        ) : null}
+        <Box
+          sx={{
+            mt: 1,
+            display: 'flex',
+            alignItems: 'center',
+            flexWrap: 'wrap',
+            gap: 1,
+            justifyContent: tile ? 'center' : 'flex-start',
+          }}
+        >
+          {showFollowers ? <Followers count={seller.followers_counter} /> : null}
+          {seller.user_option === 'company' && !tile ? (
+            <Chip
+              label={t('sellers.company')}
+              size="small"
+              variant="outlined"
+              sx={{ height: 22 }}
+            />
+          ) : null}
+        </Box>
+      </Box>
+    </Card>
+  );
+}
+
+export function SellerCardSkeleton({ variant = 'row' }: { variant?: 'row' | 'tile' }) {
+  const tile = variant === 'tile';
+  return (
+    <Card
+      sx={{
+        height: '100%',
+        p: tile ? 2.5 : 2.25,
+        display: 'flex',
+        flexDirection: tile ? 'column' : 'row',
+        alignItems: 'center',
+        gap: tile ? 1.5 : 2,
+      }}
+    >
+      <Skeleton variant="circular" width={tile ? 72 : 60} height={tile ? 72 : 60} />
+      <Box
+        sx={{
+          flex: 1,
+          width: '100%',
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: tile ? 'center' : 'stretch',
+        }}
+      >
+        <Skeleton width="70%" height={24} />
+        <Skeleton width="45%" height={20} />
+        <Skeleton width="35%" height={20} sx={{ mt: 0.5 }} />
+      </Box>
+    </Card>
+  );
+}

@@ -1,0 +1,155 @@
+import type { ZodType } from 'zod';
+
+/** Error codes produced by the client itself (the others come from the API's error registry). */
+export const NETWORK_ERROR = 'network';
+export const UNEXPECTED_ERROR = 'unexpected';
+
+export interface ApiErrorInit {
+  code: string;
+  status: number;
+  message?: string;
+  fields?: Record<string, string>;
+  requestId?: string;
+  cause?: unknown;
+}
+
+/**
+ * A failed call. `code` is a stable error code that is also an i18n key (shared/errors/registry.ts,
+ * plus `network` and `unexpected` raised here); `status` is 0 when no response arrived.
+ */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly fields: Record<string, string> | undefined;
+  readonly requestId: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message ?? init.code, { cause: init.cause });
+    this.name = 'ApiError';
+    this.code = init.code;
+    this.status = init.status;
+    this.fields = init.fields;
+    this.requestId = init.requestId;
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Validates `data`; a mismatch is reported as `unexpected` (the contract was broken). */
+  schema?: ZodType<T>;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+export const API_BASE = '/api';
+
+/** `/api` + path + the defined query parameters. */
+export function apiUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const entries = Object.entries(value).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return Object.fromEntries(entries);
+}
+
+/** Reads `{ error: { code, message, fields?, requestId } }`, or undefined if the body is not one. */
+function readErrorBody(payload: unknown, status: number): ApiError | undefined {
+  if (!isRecord(payload) || !isRecord(payload.error)) return undefined;
+  const { code, message, fields, requestId } = payload.error;
+  if (typeof code !== 'string' || code === '') return undefined;
+  return new ApiError({
+    code,
+    status,
+    message: typeof message === 'string' ? message : undefined,
+    fields: stringRecord(fields),
+    requestId: typeof requestId === 'string' ? requestId : undefined,
+  });
+}
+
+/**
+ * Calls the API and returns the unwrapped `data`. Throws an {@link ApiError}:
+ * - the API's own code when it answers `{ error }`;
+ * - `network` when no response arrives (offline, DNS, connection refused);
+ * - `unexpected` for a missing, unreadable or invalid answer.
+ * Aborts (`signal`) are rethrown as they are.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const { method = 'GET', query, body, schema, signal, headers } = options;
+  const init: RequestInit = {
+    method,
+    signal,
+    credentials: 'same-origin',
+    headers: {
+      Accept: 'application/json',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  };
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(apiUrl(path, query), init);
+    text = await response.text();
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError({ code: NETWORK_ERROR, status: 0, cause: error });
+  }
+
+  let payload: unknown;
+  try {
+    payload = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    payload = undefined;
+  }
+
+  const apiError = readErrorBody(payload, response.status);
+  if (apiError) throw apiError;
+  if (!response.ok) {
+    // No error body (a proxy page, an empty answer): the status is all we know.
+    throw new ApiError({
+      code: response.status === 404 ? 'not_found' : UNEXPECTED_ERROR,
+      status: response.status || 500,
+    });
+  }
+  if (!isRecord(payload) || !('data' in payload)) {
+    throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status });
+  }
+  if (!schema) return payload.data as T;
+  const parsed = schema.safeParse(payload.data);
+  if (!parsed.success) {
+    throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status, cause: parsed.error });
+  }
+  return parsed.data;
+}
+
+export function apiGet<T>(path: string, options: Omit<RequestOptions<T>, 'method' | 'body'> = {}) {
+  return apiRequest<T>(path, { ...options, method: 'GET' });
+}
+
+/** The error code of anything thrown by a call; unknown failures are `unexpected`. */
+export function errorCodeOf(error: unknown): string {
+  return error instanceof ApiError ? error.code : UNEXPECTED_ERROR;
+}

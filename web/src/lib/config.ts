@@ -1,0 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+import { publicConfigSchema, type PublicConfig } from '@shared/schemas/system';
+import { DEFAULT_SWITCHES } from '@shared/switches';
+import { apiGet } from './api';
+
+export const configQueryKey = ['config'] as const;
+
+export function fetchConfig(signal?: AbortSignal): Promise<PublicConfig> {
+  return apiGet('/config', { schema: publicConfigSchema, signal });
+}
+
+/** GET /api/config: the deployment's public switches and constants (cached for the session). */
+export function useConfig() {
+  return useQuery({
+    queryKey: configQueryKey,
+    queryFn: ({ signal }) => fetchConfig(signal),
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+}
+
+export type PublicSwitches = PublicConfig['switches'];
+
+/**
+ * The switches in force. Until /api/config answers (or if it fails) the shared defaults of this
+ * deployment apply, so a switched-off feature never flashes on.
+ */
+export function useSwitches(): PublicSwitches {
+  const { data } = useConfig();
+  return data?.switches ?? DEFAULT_SWITCHES;
+}
