@@ -12,20 +12,6 @@ import { App } from 'aws-cdk-lib';
 import { buildApp } from '../lib/app';
 import { DEFAULT_BUNDLE_DIR, REPO_ROOT } from '../lib/bundle';
 
-/**
- * CDK v1 flags that aws-cdk-lib v2 rejects although v2 always behaves as if they were set; cdk.json
- * still lists one. Dropped from the CLI's context here so the app runs; safe to delete once
- * cdk.json no longer sets them.
- */
-const REMOVED_V1_FLAGS = ['@aws-cdk/core:enableStackNameDuplicates'];
-const cliContext = process.env.CDK_CONTEXT_JSON;
-if (cliContext !== undefined) {
-  const context = Object.entries(JSON.parse(cliContext) as Record<string, unknown>).filter(
-    ([key]) => !REMOVED_V1_FLAGS.includes(key),
-  );
-  process.env.CDK_CONTEXT_JSON = JSON.stringify(Object.fromEntries(context));
-}
-
 const app = new App();
 buildApp({
   app,

@@ -159,6 +159,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
       httpApi: api.httpApi,
       authorizer: api.authorizer,
       webOrigin: web.webOrigin,
+      realtimeUrl: api.webSocketUrl,
     });
     stack.addStackDependency(data, 'handlers use the table and buckets by name');
     routeStacks[group] = stack;

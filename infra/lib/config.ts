@@ -4,6 +4,12 @@
  * fails the synth with a message instead of deploying something odd.
  */
 import type { Node } from 'constructs';
+import {
+  readSwitches,
+  switchEnvName,
+  SwitchConfigError,
+  type Switches,
+} from '../../shared/switches';
 
 export interface AuthConfig {
   /** `https://cognito-idp.<region>.amazonaws.com/<userPoolId>` */
@@ -44,6 +50,11 @@ export interface MarketConfig {
    * when the account already has one configured by other means.
    */
   apiGatewayLogRole: boolean;
+  /**
+   * Feature-switch overrides (`-c features='{"passwordLogin":true}'`), as the FEATURE_* variables
+   * every function receives. Checked against shared/switches.ts at synth time.
+   */
+  featureEnv: Record<string, string>;
 }
 
 export class ConfigError extends Error {
@@ -175,6 +186,7 @@ export function readConfig(source: ContextSource): MarketConfig {
   }
 
   return {
+    featureEnv: features(source),
     appName,
     stage,
     domainName,
@@ -189,4 +201,37 @@ export function readConfig(source: ContextSource): MarketConfig {
     apiBurstLimit: integer(source, 'apiBurstLimit', 200),
     apiGatewayLogRole: boolean(source, 'apiGatewayLogRole', true),
   };
+}
+
+/** `features` context: a JSON object of switch name → value, validated like the functions will. */
+function features(source: ContextSource): Record<string, string> {
+  const raw = lookup(source, 'features');
+  if (raw === undefined || raw === null || raw === '') return {};
+  let parsed: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new ConfigError('features', raw, 'a JSON object such as {"passwordLogin":true}');
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError('features', raw, 'a JSON object such as {"passwordLogin":true}');
+  }
+  const known = Object.keys(readSwitches({}));
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!known.includes(key))
+      throw new ConfigError(`features.${key}`, value, `one of ${known.join(', ')}`);
+    env[switchEnvName(key as keyof Switches)] = Array.isArray(value)
+      ? value.join(',')
+      : String(value);
+  }
+  try {
+    readSwitches(env);
+  } catch (error) {
+    if (error instanceof SwitchConfigError) throw new ConfigError('features', raw, error.message);
+    throw error;
+  }
+  return env;
 }

@@ -32,6 +32,8 @@ export interface MarketFunctionProps {
   /** Origin of the web app (WEB_ORIGIN), when the stack can know it. */
   webOrigin?: string;
   logRetentionDays: number;
+  /** Extra environment (feature switches, the live channel's URL). */
+  environment?: Record<string, string>;
   /** Default 512 MB. */
   memorySize?: number;
   /** Default 10 s (the HTTP API gives up on an integration after 30 s). */
@@ -80,6 +82,7 @@ export class MarketFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     const environment: Record<string, string> = {
+      ...props.environment,
       [ENV.stage]: props.stage,
       [ENV.imagesBaseUrl]: MEDIA_PATH,
       NODE_OPTIONS: '--enable-source-maps',

@@ -118,6 +118,7 @@ export class ApiStack extends Stack {
         stage: config.stage,
         webOrigin: config.webOrigin,
         logRetentionDays: config.logRetentionDays,
+        environment: config.featureEnv,
       });
       applyAccess(fn, WEBSOCKET_ACCESS, refs);
       // Every live handler may answer or close connections (pong, subscription acks, kicks).

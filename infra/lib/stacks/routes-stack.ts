@@ -12,6 +12,7 @@ import { httpRouteAccess } from '../access';
 import type { MarketConfig } from '../config';
 import { MarketFunction } from '../constructs/market-function';
 import { acknowledge } from '../nag';
+import { ENV } from '../../../functions/core/env';
 import { pascalId } from '../names';
 import { applyAccess, importStateful } from './stateful-refs';
 
@@ -25,6 +26,8 @@ export interface RoutesStackProps extends StackProps {
   authorizer: apigwv2.IHttpRouteAuthorizer | undefined;
   /** WEB_ORIGIN of the handlers. */
   webOrigin: string;
+  /** Public URL of the live channel (REALTIME_URL, answered by GET /api/config). */
+  realtimeUrl: string;
 }
 
 /** `GET /api/users/sellers` */
@@ -56,6 +59,7 @@ export class RoutesStack extends Stack {
         stage: props.config.stage,
         webOrigin: props.webOrigin,
         logRetentionDays: props.config.logRetentionDays,
+        environment: { ...props.config.featureEnv, [ENV.realtimeUrl]: props.realtimeUrl },
       });
       applyAccess(fn, httpRouteAccess(route), refs);
       this.functions[routeKey(route)] = fn;

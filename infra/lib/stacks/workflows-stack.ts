@@ -43,6 +43,7 @@ export class WorkflowsStack extends Stack {
         stage: config.stage,
         webOrigin: props.webOrigin,
         logRetentionDays: config.logRetentionDays,
+        environment: config.featureEnv,
         // A task loads state, runs the pure transition, writes and performs its effects.
         timeout: Duration.seconds(60),
       });
