@@ -6,7 +6,10 @@ import { median } from './stats';
  * import took (module evaluation: SDK clients, schemas, middleware), as a Lambda cold start would
  * pay it before the first invocation. Runs on the Node that runs the bench (24, pinned by npm).
  */
-export function measureInitTime(file: string, runs: number): { medianMs: number; samples: number[] } {
+export function measureInitTime(
+  file: string,
+  runs: number,
+): { medianMs: number; samples: number[] } {
   const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
   const samples: number[] = [];
   for (let run = 0; run < runs; run += 1) {

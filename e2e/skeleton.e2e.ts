@@ -48,10 +48,14 @@ describe('walking skeleton in Chromium', () => {
     // Avatars are real images served from local S3 through /media.
     const avatars = page.locator('img[src^="/media/"]');
     await expect.poll(() => avatars.count()).toBeGreaterThan(0);
-    const loaded = await avatars
-      .first()
-      .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
-    expect(loaded).toBe(true);
+    await avatars.first().scrollIntoViewIfNeeded();
+    await expect
+      .poll(() =>
+        avatars
+          .first()
+          .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0),
+      )
+      .toBe(true);
     await screenshot(page, 'sellers-1280');
     expect(jsErrors(page)).toEqual([]);
     await context.close();

@@ -1,0 +1,165 @@
+/**
+ * `npm run bench`: prints, in one run,
+ *  1. the minified size of each handler bundle (one esbuild pass over the route table),
+ *  2. each handler module's init time on the Node that runs this (24, pinned by npm): median of
+ *     fresh-process imports,
+ *  3. p50/p95 of GET /api/users/sellers (a full page of 50) through the local gateway, next to the
+ *     raw DynamoDB Local Query the call makes for the same page, interleaved in the same run.
+ * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
+ * and the ratio measured in the same run, not absolute numbers across runs.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { bundleFunctions, REPO_ROOT } from '../infra/lib/bundle';
+import { startTwin } from '../infra/local/twin';
+import { dynamoDocumentClient } from '../functions/core/clients';
+import { readEnv } from '../functions/core/env';
+import { newId } from '../functions/core/ids';
+import { createProfilesRepo } from '../functions/profiles/profiles.repo';
+import { measureInitTime } from './init-time';
+import { kib, median, ms, percentile, table } from './stats';
+
+const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 7);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
+const SELLERS = 200;
+
+async function bundles() {
+  const outDir = path.join(REPO_ROOT, 'dist', 'bench-functions');
+  const result = await bundleFunctions({ outDir, minify: true, sourcemap: false });
+  const rows = Object.entries(result).sort(([a], [b]) => a.localeCompare(b));
+  console.log('\n1. Handler bundles (minified, one esbuild pass)\n');
+  console.log(
+    table(
+      ['handler', 'size'],
+      rows.map(([handler, { bytes }]) => [handler, kib(bytes)]),
+    ),
+  );
+  return rows;
+}
+
+function initTimes(rows: [string, { file: string; bytes: number }][]) {
+  console.log(
+    `\n2. Handler init time on Node ${process.versions.node} (median of ${INIT_RUNS} fresh imports)\n`,
+  );
+  const results = rows.map(([handler, { file }]) => {
+    const { medianMs, samples } = measureInitTime(file, INIT_RUNS);
+    return { handler, medianMs, minMs: Math.min(...samples) };
+  });
+  console.log(
+    table(
+      ['handler', 'median', 'min'],
+      results.map((r) => [r.handler, ms(r.medianMs), ms(r.minMs)]),
+    ),
+  );
+  return results;
+}
+
+async function latency() {
+  const twin = await startTwin({ mode: 'test' });
+  try {
+    const env = readEnv();
+    const doc = dynamoDocumentClient(env);
+    const repo = createProfilesRepo({ doc, tableName: env.tableName });
+    await Promise.all(
+      Array.from({ length: SELLERS }, (_, index) =>
+        repo.putProfile({
+          id: newId(),
+          nick: `bench${index}`,
+          name: `Bench ${index}`,
+          surname: 'Seller',
+          entity_name: null,
+          user_option: 'individual',
+          title: 'Maker',
+          slogan: null,
+          summary: null,
+          profile_image: `avatars/bench/${index}.webp`,
+          header_image: null,
+          followers_counter: (index * 7919) % 5000,
+          is_verified: index % 3 === 0,
+          is_seller: true,
+          created_at: new Date().toISOString(),
+        }),
+      ),
+    );
+    const url = `${twin.urls.http}/api/users/sellers?limit=50`;
+    const query = new QueryCommand({
+      TableName: env.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :sellers',
+      ExpressionAttributeValues: { ':sellers': 'SELLERS' },
+      ScanIndexForward: false,
+      Limit: 51,
+    });
+    const timeApi = async () => {
+      const started = performance.now();
+      const response = await fetch(url);
+      const body = (await response.json()) as { data: { items: unknown[] } };
+      if (response.status !== 200 || body.data.items.length !== 50)
+        throw new Error(`bad answer ${response.status}`);
+      return performance.now() - started;
+    };
+    const timeQuery = async () => {
+      const started = performance.now();
+      const result = await doc.send(query);
+      if ((result.Items ?? []).length !== 51) throw new Error('bad query');
+      return performance.now() - started;
+    };
+    for (let warm = 0; warm < 30; warm += 1) {
+      await timeApi();
+      await timeQuery();
+    }
+    const api: number[] = [];
+    const raw: number[] = [];
+    // Interleaved, so both see the same machine noise.
+    for (let request = 0; request < REQUESTS; request += 1) {
+      api.push(await timeApi());
+      raw.push(await timeQuery());
+    }
+    const rows = [
+      ['GET /api/users/sellers (gateway)', ms(percentile(api, 50)), ms(percentile(api, 95))],
+      ['raw DynamoDB Local Query', ms(percentile(raw, 50)), ms(percentile(raw, 95))],
+    ];
+    console.log(
+      `\n3. A page of 50 sellers (of ${SELLERS}), ${REQUESTS} sequential requests each, interleaved\n`,
+    );
+    console.log(table(['call', 'p50', 'p95'], rows));
+    const ratio = median(api) / median(raw);
+    console.log(`\n   gateway p50 / raw Query p50 = ${ratio.toFixed(2)}×`);
+    return {
+      apiP50: percentile(api, 50),
+      apiP95: percentile(api, 95),
+      rawP50: percentile(raw, 50),
+      rawP95: percentile(raw, 95),
+      ratio,
+    };
+  } finally {
+    await twin.stop();
+  }
+}
+
+async function main() {
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+  const rows = await bundles();
+  const init = initTimes(rows);
+  const sellers = await latency();
+  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(
+    path.join(resultsDir, 'latest.json'),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        node: process.versions.node,
+        bundles: Object.fromEntries(rows.map(([handler, { bytes }]) => [handler, bytes])),
+        initMs: Object.fromEntries(init.map((r) => [r.handler, r.medianMs])),
+        sellers,
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nResults written to bench/results/latest.json`);
+}
+
+await main();
