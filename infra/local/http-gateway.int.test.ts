@@ -1,0 +1,302 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpRoute } from '../../functions/routes';
+import { startHttpGateway, type HttpGateway } from './http-gateway';
+import { twin } from './test/twin-context';
+
+const context = twin();
+
+describe('the twin gateway with the real route table', () => {
+  it('answers an unknown /api route 404 not_found with the request id', async () => {
+    const response = await fetch(`${context.urls.http}/api/no/such/call?x=1`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const body = (await response.json()) as { error: { code: string; requestId: string } };
+    expect(body.error.code).toBe('not_found');
+    expect(body.error.requestId).toBe(response.headers.get('apigw-requestid'));
+  });
+
+  it('sends a method no route names to the ANY catch-all', async () => {
+    const response = await fetch(`${context.urls.http}/api/health`, { method: 'DELETE' });
+    expect(response.status).toBe(404);
+  });
+
+  it('serves GET /api/health', async () => {
+    const response = await fetch(`${context.urls.http}/api/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ data: { status: 'ok', stage: 'local' } });
+  });
+
+  it('refuses a body above the 10 MB API Gateway limit with 413', async () => {
+    const response = await fetch(`${context.urls.http}/api/health`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(10 * 1024 * 1024 + 1),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+  });
+
+  it('streams /media/* from the images bucket', async () => {
+    const s3 = new S3Client({
+      endpoint: context.urls.s3,
+      forcePathStyle: true,
+      region: context.env.AWS_REGION as string,
+      credentials: {
+        accessKeyId: context.env.AWS_ACCESS_KEY_ID as string,
+        secretAccessKey: context.env.AWS_SECRET_ACCESS_KEY as string,
+      },
+    });
+    const key = `avatars/test-${Date.now()}/a b.webp`;
+    const bytes = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4]);
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: context.env.IMAGES_BUCKET as string,
+        Key: key,
+        Body: bytes,
+        ContentType: 'image/webp',
+      }),
+    );
+    s3.destroy();
+    const url = `${context.urls.http}/media/${key.split('/').map(encodeURIComponent).join('/')}`;
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/webp');
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+
+    const missing = await fetch(`${context.urls.http}/media/avatars/nobody.webp`);
+    expect(missing.status).toBe(404);
+  });
+});
+
+/** A gateway of its own, on fixture handlers and a fixture web build, for the semantics. */
+describe('API Gateway semantics of the local gateway', () => {
+  let dir: string;
+  let gateway: HttpGateway;
+  let claims: Record<string, unknown> | null = null;
+  const errors: string[] = [];
+
+  const routes: HttpRoute[] = [
+    { method: 'GET', path: '/api/items/special', handler: 'echo', auth: 'public', group: 'core' },
+    { method: 'GET', path: '/api/items/{id}', handler: 'echo', auth: 'public', group: 'core' },
+    { method: 'POST', path: '/api/items/{id}', handler: 'echo', auth: 'public', group: 'core' },
+    { method: 'ANY', path: '/api/items/{proxy+}', handler: 'echo', auth: 'public', group: 'core' },
+    { method: 'GET', path: '/api/throws', handler: 'throws', auth: 'public', group: 'core' },
+    { method: 'GET', path: '/api/plain', handler: 'plain', auth: 'public', group: 'core' },
+    { method: 'GET', path: '/api/binary', handler: 'binary', auth: 'public', group: 'core' },
+    { method: 'GET', path: '/api/me', handler: 'echo', auth: 'user', group: 'core' },
+    { method: 'ANY', path: '/api/{proxy+}', handler: 'echo', auth: 'public', group: 'core' },
+  ];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-fixture-'));
+    const functionsDir = path.join(dir, 'functions');
+    mkdirSync(functionsDir);
+    writeFileSync(
+      path.join(functionsDir, 'echo.ts'),
+      `export const handler = async (event: unknown, context: { awsRequestId: string; getRemainingTimeInMillis(): number }) => ({
+        statusCode: 200,
+        headers: { 'content-type': 'application/json', 'x-one': 'a' },
+        cookies: ['a=1; Path=/', 'b=2; Path=/'],
+        body: JSON.stringify({ event, awsRequestId: context.awsRequestId, remaining: context.getRemainingTimeInMillis() }),
+      });\n`,
+    );
+    writeFileSync(
+      path.join(functionsDir, 'throws.ts'),
+      `export const handler = async () => { throw new Error('boom: secret internals'); };\n`,
+    );
+    writeFileSync(
+      path.join(functionsDir, 'plain.ts'),
+      `export const handler = async () => ({ hello: 'world' });\n`,
+    );
+    writeFileSync(
+      path.join(functionsDir, 'binary.ts'),
+      `export const handler = async () => ({ statusCode: 200, headers: { 'content-type': 'image/png' }, isBase64Encoded: true, body: Buffer.from([1, 2, 3]).toString('base64') });\n`,
+    );
+    const webDir = path.join(dir, 'web');
+    mkdirSync(path.join(webDir, 'assets'), { recursive: true });
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>spa</title>');
+    writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
+    writeFileSync(path.join(webDir, 'robots.txt'), 'User-agent: *');
+
+    gateway = await startHttpGateway({
+      routes,
+      functionsDir,
+      webDir,
+      authorizer: async () => (claims === null ? null : { jwt: { claims, scopes: [] } }),
+      errorLog: (line) => errors.push(line),
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function echo(
+    method: string,
+    target: string,
+    init: RequestInit = {},
+  ): Promise<{ status: number; event: APIGatewayProxyEventV2; headers: Headers }> {
+    const response = await fetch(`${gateway.url}${target}`, { method, ...init });
+    const body = (await response.json()) as { event: APIGatewayProxyEventV2 };
+    return { status: response.status, event: body.event, headers: response.headers };
+  }
+
+  it('prefers exact paths, then {param}, then {proxy+}; a named method beats ANY', async () => {
+    expect((await echo('GET', '/api/items/special')).event.routeKey).toBe('GET /api/items/special');
+    const param = await echo('GET', '/api/items/42');
+    expect(param.event.routeKey).toBe('GET /api/items/{id}');
+    expect(param.event.pathParameters).toEqual({ id: '42' });
+    expect((await echo('POST', '/api/items/42')).event.routeKey).toBe('POST /api/items/{id}');
+    const deleted = await echo('DELETE', '/api/items/42');
+    expect(deleted.event.routeKey).toBe('ANY /api/items/{proxy+}');
+    expect(deleted.event.pathParameters).toEqual({ proxy: '42' });
+    const deep = await echo('GET', '/api/items/a/b%20c');
+    expect(deep.event.routeKey).toBe('ANY /api/items/{proxy+}');
+    expect(deep.event.pathParameters).toEqual({ proxy: 'a/b c' });
+    expect((await echo('GET', '/api/other')).event.routeKey).toBe('ANY /api/{proxy+}');
+  });
+
+  it('builds a payload-format-2.0 event', async () => {
+    const { event, headers } = await echo('GET', '/api/items/7?tag=a&tag=b&q=x%20y&empty', {
+      headers: { Cookie: 'sid=abc; theme=dark', 'X-Custom': 'Value', 'User-Agent': 'vitest' },
+    });
+    expect(event.version).toBe('2.0');
+    expect(event.rawPath).toBe('/api/items/7');
+    expect(event.rawQueryString).toBe('tag=a&tag=b&q=x%20y&empty');
+    expect(event.queryStringParameters).toEqual({ tag: 'a,b', q: 'x y', empty: '' });
+    expect(event.cookies).toEqual(['sid=abc', 'theme=dark']);
+    expect(event.headers['x-custom']).toBe('Value');
+    expect(event.headers.cookie).toBeUndefined();
+    expect(event.isBase64Encoded).toBe(false);
+    expect(event.body).toBeUndefined();
+    expect(event.requestContext).toMatchObject({
+      http: { method: 'GET', path: '/api/items/7', userAgent: 'vitest', sourceIp: '127.0.0.1' },
+      routeKey: 'GET /api/items/{id}',
+      stage: '$default',
+    });
+    expect(event.requestContext.requestId).toBe(headers.get('apigw-requestid'));
+    expect(event.requestContext.time).toMatch(
+      /^\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000$/,
+    );
+    expect(Math.abs(event.requestContext.timeEpoch - Date.now())).toBeLessThan(10_000);
+  });
+
+  it('passes text bodies as text and binary bodies as base64', async () => {
+    const json = await echo('POST', '/api/items/1', {
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    expect(json.event.body).toBe('{"a":1}');
+    expect(json.event.isBase64Encoded).toBe(false);
+
+    const binary = await echo('POST', '/api/items/1', {
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array([0, 255, 1]),
+    });
+    expect(binary.event.isBase64Encoded).toBe(true);
+    expect(Buffer.from(binary.event.body as string, 'base64')).toEqual(Buffer.from([0, 255, 1]));
+  });
+
+  it('maps the structured result: headers, cookies, base64 bodies', async () => {
+    const response = await fetch(`${gateway.url}/api/items/1`);
+    expect(response.headers.get('x-one')).toBe('a');
+    expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+    const binary = await fetch(`${gateway.url}/api/binary`);
+    expect(binary.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await binary.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  it('answers a result without statusCode 200 as JSON', async () => {
+    const response = await fetch(`${gateway.url}/api/plain`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ hello: 'world' });
+  });
+
+  it('answers a throwing handler 500 unexpected without leaking internals', async () => {
+    const response = await fetch(`${gateway.url}/api/throws`);
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('secret internals');
+    expect(errors.some((line) => line.includes('secret internals'))).toBe(true);
+    expect(JSON.parse(text)).toEqual({
+      error: {
+        code: 'unexpected',
+        message: 'Internal Server Error',
+        requestId: response.headers.get('apigw-requestid'),
+      },
+    });
+  });
+
+  it('gives handlers a Lambda-like context', async () => {
+    const response = await fetch(`${gateway.url}/api/items/1`);
+    const body = (await response.json()) as { awsRequestId: string; remaining: number };
+    expect(body.awsRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.remaining).toBeGreaterThan(25_000);
+  });
+
+  it('runs the authorizer for user routes: 401 without claims, claims in the event with', async () => {
+    claims = null;
+    const refused = await fetch(`${gateway.url}/api/me`);
+    expect(refused.status).toBe(401);
+    claims = { sub: 'user-1', email: 'a@example.com' };
+    const { event } = await echo('GET', '/api/me');
+    expect(
+      (event.requestContext as unknown as { authorizer: { jwt: { claims: unknown } } }).authorizer
+        .jwt.claims,
+    ).toEqual(claims);
+  });
+
+  it('serves the web build with SPA fallback for non-file paths', async () => {
+    const page = await fetch(`${gateway.url}/sellers/some-nick`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<title>spa</title>');
+
+    const asset = await fetch(`${gateway.url}/assets/app-1234.js`);
+    expect(asset.headers.get('content-type')).toContain('javascript');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${gateway.url}/robots.txt`)).status).toBe(200);
+    expect((await fetch(`${gateway.url}/missing.js`)).status).toBe(404);
+    expect((await fetch(`${gateway.url}/../../etc/passwd`)).status).not.toBe(500);
+  });
+});
+
+describe('a gateway without a web build', () => {
+  it('explains how to build it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-empty-'));
+    const gateway = await startHttpGateway({ routes: [], webDir: path.join(dir, 'none') });
+    try {
+      const response = await fetch(`${gateway.url}/`);
+      expect(response.status).toBe(503);
+      expect(await response.text()).toContain('npm run build:web');
+    } finally {
+      await gateway.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a non-public route loudly while no JWT authorizer is wired', async () => {
+    const errors: string[] = [];
+    const gateway = await startHttpGateway({
+      routes: [{ method: 'GET', path: '/api/me', handler: 'x', auth: 'user', group: 'core' }],
+      errorLog: (line) => errors.push(line),
+    });
+    try {
+      const response = await fetch(`${gateway.url}/api/me`);
+      expect(response.status).toBe(500);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+        'no JWT authorizer',
+      );
+      expect(errors).toHaveLength(1);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

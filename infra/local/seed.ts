@@ -1,0 +1,166 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createProfilesRepo } from '../../functions/profiles/profiles.repo';
+import { dynamoClient, ensureTable, startDynamoLocal } from './dynamodb';
+import { startS3 } from './s3';
+import { seedProfiles } from './seed-data';
+import { DEFAULT_DATA_DIR, TWIN_CREDENTIALS, TWIN_REGION, TwinError, type Log } from './support';
+import { DEV_PORTS, TWIN_NAMES } from './twin';
+
+/**
+ * Demo data: `npm run seed` re-seeds (idempotent: the same sellers, ids and avatars each time).
+ * It writes into the running `npm start` twin when there is one; otherwise it starts DynamoDB
+ * Local and s3rver on the data directory itself, seeds, and stops them.
+ */
+
+export interface SeedTarget {
+  dynamodbUrl: string;
+  s3Url: string;
+  tableName: string;
+  imagesBucket: string;
+}
+
+/** Written by `npm start` while it runs, so `npm run seed` finds it. */
+export const RUNNING_FILE = 'twin.json';
+
+export interface RunningTwinFile {
+  pid: number;
+  urls: { http: string; dynamodb: string; s3: string; outbox: string };
+  startedAt: string;
+}
+
+/** Writes the demo sellers (profile items and avatars). Returns how many were written. */
+export async function seedDemoData(target: SeedTarget, log: Log): Promise<number> {
+  const profiles = seedProfiles();
+  const s3 = new S3Client({
+    endpoint: target.s3Url,
+    forcePathStyle: true,
+    region: TWIN_REGION,
+    credentials: TWIN_CREDENTIALS,
+  });
+  const base = dynamoClient(target.dynamodbUrl);
+  const doc = DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const repo = createProfilesRepo({ doc, tableName: target.tableName });
+  try {
+    for (const profile of profiles) {
+      const image = await profile.avatar.render();
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: target.imagesBucket,
+          Key: profile.avatar.key,
+          Body: image,
+          ContentType: 'image/webp',
+          CacheControl: 'public, max-age=31536000, immutable',
+        }),
+      );
+      await repo.putProfile(profile.record);
+    }
+  } finally {
+    s3.destroy();
+    base.destroy();
+  }
+  log(`[seed] ${profiles.length} sellers with avatars written`);
+  return profiles.length;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function answers(dynamodbUrl: string): Promise<boolean> {
+  const client = new DynamoDBClient({
+    endpoint: dynamodbUrl,
+    region: TWIN_REGION,
+    credentials: TWIN_CREDENTIALS,
+    maxAttempts: 1,
+    requestHandler: { requestTimeout: 2_000, connectionTimeout: 1_000 },
+  });
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The running `npm start` twin's endpoints, if one runs on this data directory. */
+export async function findRunningTwin(dataDir: string): Promise<RunningTwinFile['urls'] | null> {
+  const file = path.join(dataDir, RUNNING_FILE);
+  if (existsSync(file)) {
+    try {
+      const running = JSON.parse(readFileSync(file, 'utf8')) as RunningTwinFile;
+      if (processAlive(running.pid) && (await answers(running.urls.dynamodb))) return running.urls;
+    } catch {
+      // A stale or partial file: fall through to the port probe.
+    }
+  }
+  // No file, but something answers as DynamoDB on the fixed port: an `npm start` twin (its
+  // database file is locked by it, so starting a second DynamoDB Local on it would fail).
+  const dynamodb = `http://localhost:${DEV_PORTS.dynamodb}`;
+  if (await answers(dynamodb)) {
+    return {
+      http: `http://localhost:${DEV_PORTS.http}`,
+      dynamodb,
+      s3: `http://localhost:${DEV_PORTS.s3}`,
+      outbox: `http://localhost:${DEV_PORTS.outbox}`,
+    };
+  }
+  return null;
+}
+
+/** `npm run seed`. */
+export async function seedCommand(dataDir = DEFAULT_DATA_DIR, log: Log = console.log) {
+  const target = { tableName: TWIN_NAMES.table, imagesBucket: TWIN_NAMES.imagesBucket };
+  const running = await findRunningTwin(dataDir);
+  if (running !== null) {
+    log(`[seed] seeding the running twin (${running.http})`);
+    await ensureTable(running.dynamodb, target.tableName);
+    await seedDemoData({ ...target, dynamodbUrl: running.dynamodb, s3Url: running.s3 }, log);
+    return;
+  }
+  log(`[seed] no running twin: starting DynamoDB Local and s3rver on ${dataDir}`);
+  const dynamo = await startDynamoLocal({ dbPath: path.join(dataDir, 'dynamodb'), log });
+  try {
+    const s3 = await startS3({
+      directory: path.join(dataDir, 's3'),
+      buckets: [TWIN_NAMES.imagesBucket, TWIN_NAMES.filesBucket],
+      region: TWIN_REGION,
+      credentials: TWIN_CREDENTIALS,
+      corsOrigins: [],
+      log,
+    });
+    try {
+      await ensureTable(dynamo.url, target.tableName);
+      await seedDemoData({ ...target, dynamodbUrl: dynamo.url, s3Url: s3.url }, log);
+    } finally {
+      await s3.stop();
+    }
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly) {
+  seedCommand().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error instanceof TwinError ? error.message : error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import type { TestProject } from 'vitest/node';
+import { startTwin, type TwinUrls } from '../twin';
+
+/**
+ * The globalSetup of the 'integration' project: one twin for the whole run, in test mode
+ * (DynamoDB Local in memory, a temporary S3 directory, free ports), seeded with nothing.
+ * Tests are HTTP clients of the gateway; they read the twin's URLs and handler environment with
+ * `inject('twin')` (or the helpers in ./twin-context.ts). TWIN_LOG=1 prints the twin's log, its
+ * access log and the handlers' INFO logs.
+ */
+
+export interface TwinContext {
+  urls: TwinUrls;
+  /** The handler environment (TABLE_NAME, endpoints, dummy credentials…). */
+  env: Record<string, string>;
+  /** State machine name (ASL file name) → ARN on the local runner. */
+  stateMachineArns: Record<string, string>;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    twin: TwinContext;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const verbose = process.env.TWIN_LOG === '1';
+  // The handlers' structured logs: warnings and errors only, unless TWIN_LOG=1.
+  if (!verbose) process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  const log = verbose ? (line: string) => console.log(line) : undefined;
+  const twin = await startTwin({
+    mode: 'test',
+    ...(log === undefined ? {} : { log, accessLog: log }),
+  });
+  console.log(
+    `[twin] test twin ready in ${twin.timings.startMs} ms (DynamoDB Local ${twin.timings.dynamodbMs} ms) at ${twin.urls.http}`,
+  );
+  project.provide('twin', {
+    urls: twin.urls,
+    env: twin.env,
+    stateMachineArns: twin.stateMachineArns,
+  });
+  return async () => {
+    await twin.stop();
+  };
+}

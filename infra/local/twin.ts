@@ -1,0 +1,272 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ENV } from '../../functions/core/env';
+import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb';
+import { handlerLoader, startHttpGateway, type Authorizer, type HttpGateway } from './http-gateway';
+import { startOutbox, type Outbox } from './outbox';
+import { startS3, type S3Twin } from './s3';
+import {
+  DEFAULT_DATA_DIR,
+  REPO_ROOT,
+  TWIN_CREDENTIALS,
+  TWIN_REGION,
+  assertPortFree,
+  silentLog,
+  type Log,
+} from './support';
+import { startWorkflowRunner, type WorkflowRunner } from './workflows/runner';
+import { startWsGateway, type WsGateway, type WsHandler } from './ws-gateway';
+
+/**
+ * The local twin: DynamoDB Local, the guarded s3rver, the e-mail/SMS outbox and the HTTP gateway,
+ * composed into one system whose handlers run in this process with the environment they get in
+ * AWS (plus endpoint overrides). `npm start` runs it in 'dev' mode on fixed ports with data under
+ * .data/; the integration tests run it in 'test' mode (in-memory DynamoDB, temporary S3 directory,
+ * free ports).
+ */
+
+export interface TwinPorts {
+  http?: number;
+  dynamodb?: number;
+  s3?: number;
+  outbox?: number;
+  /** WebSocket gateway and its @connections endpoint. */
+  ws?: number;
+  /** Step Functions endpoint of the workflow runner. */
+  sfn?: number;
+}
+
+export interface TwinOptions {
+  mode: 'dev' | 'test';
+  /** Fixed ports; each omitted port is a free one. */
+  ports?: TwinPorts;
+  /** Data directory for 'dev' mode (default <repo>/.data). Ignored in 'test' mode. */
+  dataDir?: string;
+  /** Progress lines and captured messages; silent if omitted. */
+  log?: Log;
+  /** One line per HTTP request; off if omitted. */
+  accessLog?: Log;
+  /** Web build directory (default <repo>/dist/web). */
+  webDir?: string;
+  /** The JWT authorizer for 'user'/'admin' routes (wired by the next issue). */
+  authorizer?: Authorizer;
+}
+
+export interface TwinUrls {
+  /** The web app, the API under /api, images under /media, /dev/outbox. */
+  http: string;
+  dynamodb: string;
+  /** S3 endpoint (path-style) behind the POST-policy guard. */
+  s3: string;
+  /** SESv2/SNS endpoint of the outbox. */
+  outbox: string;
+  /** The live channel (REALTIME_URL). */
+  ws: string;
+  /** `@connections` management endpoint (WS_CONNECTIONS_ENDPOINT). */
+  wsConnections: string;
+  /** Step Functions endpoint (SFN_ENDPOINT). */
+  sfn: string;
+}
+
+export interface Twin {
+  urls: TwinUrls;
+  /** The handler environment the twin put into its own process.env. */
+  env: Record<string, string>;
+  /** Milliseconds: total start, and DynamoDB Local alone. */
+  timings: { startMs: number; dynamodbMs: number };
+  outbox: Outbox;
+  /** State machine name (ASL file name) → ARN on the local runner. */
+  stateMachineArns: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export const TWIN_NAMES = {
+  table: 'market',
+  imagesBucket: 'market-images',
+  filesBucket: 'market-files',
+} as const;
+
+/** The fixed ports of `npm start` (README). */
+export const DEV_PORTS = {
+  http: 3000,
+  ws: 3001,
+  dynamodb: 8100,
+  s3: 4569,
+  outbox: 4580,
+  sfn: 8083,
+} as const;
+
+/** The workflow definitions both runtimes run. */
+const WORKFLOWS_DIR = path.join(REPO_ROOT, 'infra', 'workflows');
+
+/** Vite's dev server, allowed by the buckets' CORS rule next to the web origin in dev mode. */
+const VITE_DEV_ORIGIN = 'http://localhost:5173';
+
+export async function startTwin(options: TwinOptions): Promise<Twin> {
+  const started = Date.now();
+  const log = options.log ?? silentLog;
+  const dev = options.mode === 'dev';
+  const ports = options.ports ?? {};
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  const scratch = dev ? undefined : mkdtempSync(path.join(os.tmpdir(), 'twin-'));
+
+  const stops: (() => Promise<void>)[] = [];
+  if (scratch !== undefined) {
+    // Runs last: the temporary directory of test mode (s3rver's buckets).
+    stops.push(async () => rmSync(scratch, { recursive: true, force: true }));
+  }
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stops.splice(0).reverse()) {
+      await stop().catch((error: unknown) => log(`[twin] stop failed: ${String(error)}`));
+    }
+  };
+
+  try {
+    // Independent parts start together; DynamoDB Local (a JVM) is the slow one.
+    const httpPort = ports.http;
+    // allSettled: when one part fails, the other has still registered its stop() for cleanup.
+    const [dynamoResult, outboxResult] = await Promise.allSettled([
+      startDynamoLocal({
+        ...(ports.dynamodb === undefined ? {} : { port: ports.dynamodb }),
+        ...(dev ? { dbPath: path.join(dataDir, 'dynamodb') } : {}),
+        // Tests: the JVM's quick (C1-only) compiler starts DynamoDB Local ~30 % sooner on 2 cores;
+        // npm start keeps the full JIT for its long runs.
+        ...(dev ? {} : { javaOptions: ['-XX:TieredStopAtLevel=1'] }),
+        log,
+      }).then((part: DynamoLocal) => {
+        stops.push(() => part.stop());
+        return part;
+      }),
+      startOutbox({
+        ...(ports.outbox === undefined ? {} : { port: ports.outbox }),
+        ...(dev ? { persistFile: path.join(dataDir, 'outbox.json'), print: log } : {}),
+        log,
+      }).then((part: Outbox) => {
+        stops.push(() => part.stop());
+        return part;
+      }),
+    ]);
+    if (dynamoResult.status === 'rejected') throw dynamoResult.reason;
+    if (outboxResult.status === 'rejected') throw outboxResult.reason;
+    const dynamo = dynamoResult.value;
+    const outbox = outboxResult.value;
+
+    const s3: S3Twin = await startS3({
+      ...(ports.s3 === undefined ? {} : { port: ports.s3 }),
+      directory: dev ? path.join(dataDir, 's3') : path.join(scratch as string, 's3'),
+      removeOnStop: !dev,
+      buckets: [TWIN_NAMES.imagesBucket, TWIN_NAMES.filesBucket],
+      region: TWIN_REGION,
+      credentials: TWIN_CREDENTIALS,
+      corsOrigins: dev ? [VITE_DEV_ORIGIN] : [],
+      log,
+    });
+    stops.push(() => s3.stop());
+
+    await ensureTable(dynamo.url, TWIN_NAMES.table);
+
+    // One loader for the HTTP and WebSocket gateways: handler modules are imported once.
+    const loadHandler = handlerLoader(path.join(REPO_ROOT, 'functions'));
+
+    const gateway: HttpGateway = await startHttpGateway({
+      ...(httpPort === undefined ? {} : { port: httpPort }),
+      loadHandler,
+      images: { s3Url: s3.internalUrl, bucket: TWIN_NAMES.imagesBucket },
+      outbox,
+      ...(options.webDir === undefined ? {} : { webDir: options.webDir }),
+      ...(options.authorizer === undefined ? {} : { authorizer: options.authorizer }),
+      ...(options.accessLog === undefined ? {} : { accessLog: options.accessLog }),
+      log,
+    });
+    stops.push(() => gateway.stop());
+
+    if (ports.ws !== undefined) await assertPortFree(ports.ws, 'WebSocket gateway');
+    const ws: WsGateway = await startWsGateway({
+      ...(ports.ws === undefined ? {} : { port: ports.ws }),
+      region: TWIN_REGION,
+      resolveHandler: async (handler) => (await loadHandler(handler)) as unknown as WsHandler,
+      log: (line) => log(`[ws] ${line}`),
+    });
+    stops.push(() => ws.stop());
+
+    const env: Record<string, string> = {
+      [ENV.stage]: 'local',
+      [ENV.region]: TWIN_REGION,
+      AWS_DEFAULT_REGION: TWIN_REGION,
+      AWS_ACCESS_KEY_ID: TWIN_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: TWIN_CREDENTIALS.secretAccessKey,
+      [ENV.tableName]: TWIN_NAMES.table,
+      [ENV.imagesBucket]: TWIN_NAMES.imagesBucket,
+      [ENV.filesBucket]: TWIN_NAMES.filesBucket,
+      [ENV.imagesBaseUrl]: '/media',
+      [ENV.webOrigin]: gateway.url,
+      [ENV.dynamodbEndpoint]: dynamo.url,
+      [ENV.s3Endpoint]: s3.url,
+      [ENV.wsConnectionsEndpoint]: ws.connectionsEndpoint,
+      [ENV.realtimeUrl]: ws.url,
+      // E-mail and SMS go to the outbox: the SDK's standard per-service endpoint variables, so
+      // even a client built without an explicit endpoint cannot reach AWS from the twin; and
+      // named variables for an explicit override in functions/core/clients.ts.
+      AWS_ENDPOINT_URL_SESV2: outbox.url,
+      AWS_ENDPOINT_URL_SNS: outbox.url,
+      SES_ENDPOINT: outbox.url,
+      SNS_ENDPOINT: outbox.url,
+    };
+    // Before the runner starts: it may resume persisted executions, whose tasks read the env.
+    applyEnv(env);
+
+    if (ports.sfn !== undefined)
+      await assertPortFree(ports.sfn, 'workflow runner (Step Functions)');
+    const runner: WorkflowRunner = await startWorkflowRunner({
+      workflowsDir: WORKFLOWS_DIR,
+      ...(dev ? { dataDir: path.join(dataDir, 'workflows') } : {}),
+      ...(ports.sfn === undefined ? {} : { port: ports.sfn }),
+      region: TWIN_REGION,
+      log: (line) => log(`[sfn] ${line}`),
+    });
+    stops.push(() => runner.stop());
+    env[ENV.sfnEndpoint] = runner.endpoint;
+    applyEnv(env);
+
+    // In test mode the gateway's port is known only now: let its origin through the CORS rule.
+    s3.allowOrigin(gateway.url);
+
+    const startMs = Date.now() - started;
+    log(
+      `[twin] ready in ${startMs} ms (DynamoDB Local ${dynamo.startMs} ms): ${gateway.url} ` +
+        `· ws ${ws.url} · dynamodb ${dynamo.url} · s3 ${s3.url} · outbox ${outbox.url} ` +
+        `· sfn ${runner.endpoint}`,
+    );
+    return {
+      urls: {
+        http: gateway.url,
+        dynamodb: dynamo.url,
+        s3: s3.url,
+        outbox: outbox.url,
+        ws: ws.url,
+        wsConnections: ws.connectionsEndpoint,
+        sfn: runner.endpoint,
+      },
+      env,
+      timings: { startMs, dynamodbMs: dynamo.startMs },
+      outbox,
+      stateMachineArns: runner.stateMachineArns,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/**
+ * Puts the handler environment into this process. Real credentials a developer may have in the
+ * shell are removed so nothing the twin does can reach AWS.
+ */
+function applyEnv(env: Record<string, string>): void {
+  for (const name of ['AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_ENDPOINT_URL']) {
+    Reflect.deleteProperty(process.env, name);
+  }
+  Object.assign(process.env, env);
+}
