@@ -19,6 +19,7 @@ declare module 'vitest' {
 const REPO = join(import.meta.dirname, '..');
 const START_TIMEOUT_MS = 240_000;
 
+/** Ready when the web and the API answer and, for our own `npm start`, it said so (after seeding). */
 async function waitForReady(
   baseUrl: string,
   child: ChildProcess | undefined,
@@ -29,17 +30,18 @@ async function waitForReady(
     if (child !== undefined && child.exitCode !== null) {
       throw new Error(`npm start exited with ${child.exitCode} before it was ready:\n${output()}`);
     }
-    try {
-      const [web, sellers] = await Promise.all([
-        fetch(`${baseUrl}/`),
-        fetch(`${baseUrl}/api/users/sellers?limit=1`),
-      ]);
-      const seeded =
-        sellers.ok &&
-        ((await sellers.json()) as { data: { items: unknown[] } }).data.items.length > 0;
-      if (web.ok && seeded) return;
-    } catch {
-      // not listening yet
+    const announced = child === undefined || output().includes('Press Ctrl-C to stop.');
+    if (announced) {
+      try {
+        const [web, sellers] = await Promise.all([
+          fetch(`${baseUrl}/`),
+          fetch(`${baseUrl}/api/users/sellers?limit=1`),
+        ]);
+        const body = sellers.ok ? ((await sellers.json()) as { data: { items: unknown[] } }) : null;
+        if (web.ok && body !== null && body.data.items.length > 0) return;
+      } catch {
+        // not listening yet
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -60,8 +62,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cwd: REPO,
     env: { ...process.env, MARKET_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: false,
+    // Its own process group, so the teardown can send SIGINT to the whole group as Ctrl-C does.
+    detached: true,
   });
+  const interrupt = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const baseUrl = 'http://localhost:3000';
@@ -69,7 +79,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     await waitForReady(baseUrl, child, () => log.slice(-4000));
   } catch (error) {
-    child.kill('SIGINT');
+    interrupt('SIGINT');
     throw error;
   }
   console.log(`[e2e] npm start ready in ${Date.now() - started} ms`);
@@ -79,13 +89,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const exited = new Promise<number | null>((resolve) =>
       child.once('exit', (code) => resolve(code)),
     );
-    child.kill('SIGINT');
+    interrupt('SIGINT');
     const code = await Promise.race([
       exited,
       new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000)),
     ]);
     if (code === 'timeout') {
-      child.kill('SIGKILL');
+      interrupt('SIGKILL');
       throw new Error(`npm start did not stop within 20 s of Ctrl-C:\n${log.slice(-2000)}`);
     }
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from './config';
+import { ConfigError, readConfig } from './config';
 
 describe('readConfig', () => {
   it('has sensible defaults for a dev stage', () => {
@@ -17,7 +17,26 @@ describe('readConfig', () => {
       apiRateLimit: 100,
       apiBurstLimit: 200,
       apiGatewayLogRole: true,
+      featureEnv: {},
     });
+  });
+
+  it('turns the features context into the FEATURE_* variables of the functions', () => {
+    expect(
+      readConfig({ features: '{"passwordLogin":true,"mintableTypes":["physical","ticket"]}' })
+        .featureEnv,
+    ).toEqual({ FEATURE_PASSWORD_LOGIN: 'true', FEATURE_MINTABLE_TYPES: 'physical,ticket' });
+    expect(readConfig({ features: { faq: 'on' } }).featureEnv).toEqual({ FEATURE_FAQ: 'on' });
+  });
+
+  it.each([
+    ['not JSON', '{passwordLogin'],
+    ['an array', '["faq"]'],
+    ['an unknown switch', '{"teleport":true}'],
+    ['a bad value', '{"fiat":"maybe"}'],
+    ['an unknown mintable type', '{"mintableTypes":["investment"]}'],
+  ])('refuses features that are %s', (_label, features) => {
+    expect(() => readConfig({ features })).toThrow(ConfigError);
   });
 
   it('derives the web origin and sender from the domain', () => {

@@ -124,7 +124,7 @@ const SELLERS: SeedSeller[] = [
     colors: ['#166534', '#84cc16'],
   },
   {
-    nick: 'kwame_prints',
+    nick: 'kwameprints',
     kind: 'individual',
     name: 'Kwame',
     surname: 'Mensah',

@@ -173,7 +173,18 @@ export async function startWsGateway(options: WsGatewayOptions = {}): Promise<Ws
     };
   };
 
-  const invoke = async (routeKey: string, event: WsEvent): Promise<WsResult | undefined> => {
+  /** Handler invocations under way: stop() waits for them, so none outlives the table. */
+  const inFlight = new Set<Promise<unknown>>();
+  const invoke = (routeKey: string, event: WsEvent): Promise<WsResult | undefined> => {
+    const running = invokeHandler(routeKey, event);
+    inFlight.add(running);
+    void running.then(
+      () => inFlight.delete(running),
+      () => inFlight.delete(running),
+    );
+    return running;
+  };
+  const invokeHandler = async (routeKey: string, event: WsEvent): Promise<WsResult | undefined> => {
     const handlerPath = routes.get(routeKey);
     if (handlerPath === undefined) return undefined;
     const handler = await resolve(handlerPath);
@@ -432,6 +443,7 @@ export async function startWsGateway(options: WsGatewayOptions = {}): Promise<Ws
         conn.socket.terminate();
       }
       connections.clear();
+      await Promise.allSettled([...inFlight]);
       await new Promise<void>((done) => wss.close(() => done()));
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

@@ -1,10 +1,17 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from '../constants/limits';
+import { PAGE_SIZE, PROFILE_LIMITS } from '../constants/limits';
 
 /** Account types (spec 001 §3 user_option). */
 export const USER_OPTIONS = ['individual', 'company'] as const;
 export const userOptionSchema = z.enum(USER_OPTIONS);
 export type UserOption = z.infer<typeof userOptionSchema>;
+
+/** Nick (username): 3 to 64 characters, lowercase letters and digits only (spec 001 §5). */
+export const nickSchema = z
+  .string({ error: 'forms.validation.required' })
+  .min(PROFILE_LIMITS.nickMin, { error: 'forms.validation.too_small' })
+  .max(PROFILE_LIMITS.nickMax, { error: 'forms.validation.too_big' })
+  .regex(/^[a-z0-9]+$/, { error: 'forms.validation.invalid' });
 
 /** A seller as the directory shows it: avatar, name, @nick, follower count. Spec field names. */
 export const sellerSummarySchema = z.object({
