@@ -15,7 +15,12 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
-          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'functions/**/*.test.ts',
+            'infra/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
