@@ -85,6 +85,39 @@ export const webSocketRoutes: readonly WebSocketRoute[] = [
  */
 export const workflowTasks: Readonly<Record<string, { handler: string }>> = {};
 
+/**
+ * Cognito user-pool triggers (custom auth: an e-mail pin, then a phone pin). CDK attaches them to
+ * the user pool; the twin's local Cognito endpoint runs the same modules in-process.
+ */
+export const cognitoTriggers = {
+  defineAuthChallenge: 'accounts/triggers/define-auth-challenge',
+  createAuthChallenge: 'accounts/triggers/create-auth-challenge',
+  verifyAuthChallengeResponse: 'accounts/triggers/verify-auth-challenge',
+} as const;
+
+/**
+ * The Cognito operations the product calls, and so exactly what the twin's local Cognito endpoint
+ * implements (docs/api.md lists them): the web's Amplify Auth client, then our functions.
+ */
+export const cognitoOperations = {
+  amplify: [
+    'InitiateAuth',
+    'RespondToAuthChallenge',
+    'GetTokensFromRefreshToken',
+    'GetUser',
+    'RevokeToken',
+    'GlobalSignOut',
+  ],
+  functions: [
+    'AdminCreateUser',
+    'AdminGetUser',
+    'AdminUpdateUserAttributes',
+    'AdminDisableUser',
+    'AdminEnableUser',
+    'AdminUserGlobalSignOut',
+  ],
+} as const;
+
 /** Every handler module the bundler must build (HTTP, WebSocket and workflow tasks). */
 export function allHandlers(): string[] {
   return [

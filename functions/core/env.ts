@@ -21,6 +21,15 @@ export interface HandlerEnv {
   wsConnectionsEndpoint: string | undefined;
   /** Public URL of the live channel that browsers connect to (wss://… in AWS). */
   realtimeUrl: string | undefined;
+  /** Cognito user pool (`<region>_<id>`) and the web's app client. */
+  userPoolId: string | undefined;
+  userPoolClientId: string | undefined;
+  /** Twin-only: the local Cognito-compatible endpoint (undefined in AWS). */
+  cognitoEndpoint: string | undefined;
+  /** Verified SES identity e-mails are sent from. */
+  emailSender: string;
+  /** Comma-separated e-mails of the admin accounts (spec 001 §6: configured admin nicks). */
+  adminEmails: string[];
 }
 
 /** Names of the variables, shared with CDK and the twin so nobody types them twice. */
@@ -37,6 +46,11 @@ export const ENV = {
   sfnEndpoint: 'SFN_ENDPOINT',
   wsConnectionsEndpoint: 'WS_CONNECTIONS_ENDPOINT',
   realtimeUrl: 'REALTIME_URL',
+  userPoolId: 'USER_POOL_ID',
+  userPoolClientId: 'USER_POOL_CLIENT_ID',
+  cognitoEndpoint: 'COGNITO_ENDPOINT',
+  emailSender: 'EMAIL_SENDER',
+  adminEmails: 'ADMIN_EMAILS',
 } as const satisfies Record<keyof HandlerEnv, string>;
 
 /** Reads the environment at call time (the twin may change it between tests). */
@@ -59,5 +73,13 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): HandlerEnv {
     sfnEndpoint: optional(ENV.sfnEndpoint),
     wsConnectionsEndpoint: optional(ENV.wsConnectionsEndpoint),
     realtimeUrl: optional(ENV.realtimeUrl),
+    userPoolId: optional(ENV.userPoolId),
+    userPoolClientId: optional(ENV.userPoolClientId),
+    cognitoEndpoint: optional(ENV.cognitoEndpoint),
+    emailSender: get(ENV.emailSender, 'no-reply@localhost'),
+    adminEmails: (optional(ENV.adminEmails) ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter((email) => email !== ''),
   };
 }
