@@ -26,6 +26,15 @@ export function publicConfig(
     switches,
     imagesBaseUrl: env.imagesBaseUrl,
     realtimeUrl: env.realtimeUrl ?? null,
+    auth:
+      env.userPoolId === undefined || env.userPoolClientId === undefined
+        ? null
+        : {
+            region: env.region,
+            userPoolId: env.userPoolId,
+            userPoolClientId: env.userPoolClientId,
+            endpoint: env.cognitoEndpoint ?? null,
+          },
     currencies: currencies.map(({ iso, symbol, name, decimals }) => ({
       iso,
       symbol,

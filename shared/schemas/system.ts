@@ -33,6 +33,18 @@ export const publicConfigSchema = z.object({
   }),
   /** Base URL of public images ('/media'). */
   imagesBaseUrl: z.string(),
+  /**
+   * What Amplify Auth needs: the user pool, the web's app client, and (on the twin only) the local
+   * Cognito-compatible endpoint. null while the deployment has no user pool.
+   */
+  auth: z
+    .object({
+      region: z.string(),
+      userPoolId: z.string(),
+      userPoolClientId: z.string(),
+      endpoint: z.string().nullable(),
+    })
+    .nullable(),
   /** URL of the live channel (wss:// in AWS, ws://localhost:3001 on the twin); null if none. */
   realtimeUrl: z.string().nullable(),
   currencies: z.array(

@@ -8,6 +8,7 @@ export function configFixture(switches: Partial<PublicConfig['switches']> = {}):
     switches: { ...DEFAULT_SWITCHES, mintableTypes: ['physical'], ...switches },
     imagesBaseUrl: '/media',
     realtimeUrl: null,
+    auth: null,
     currencies: [{ iso: 'USD', symbol: '$', name: 'US Dollar', decimals: 2 }],
     limits: {},
   };
