@@ -5,7 +5,8 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import type { z, ZodType } from 'zod';
+import type * as z from 'zod';
+import type { ZodType } from 'zod';
 import type { ErrorBody } from '../../shared/errors/registry';
 import { DomainError, isDomainError } from './errors';
 import { readEnv } from './env';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The live channel's messages (spec 001 §7 "Real-time channel"), shared by the server

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PAGE_SIZE, PROFILE_LIMITS } from '../constants/limits';
 
 /** Account types (spec 001 §3 user_option). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../test/utils';
 import { ApiError, apiGet, apiRequest, apiUrl, errorCodeOf } from './api';
