@@ -2,9 +2,23 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { httpRoutes, webSocketRoutes, type HttpRoute } from '../functions/routes';
+import {
+  InitiateAuthCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { cognitoTriggers, httpRoutes, webSocketRoutes, type HttpRoute } from '../functions/routes';
 import { synthesizeTemplates, templateInventory, type TemplateInventory } from './lib/app';
+import { cognitoAuthorizer } from './local/cognito/authorizer';
+import type { Jwk } from './local/cognito/jwt';
+import {
+  DEFAULT_TRIGGER_MODULES,
+  missingTriggerFiles,
+  startCognito,
+  USER_POOL_GROUPS,
+  type TriggerName,
+} from './local/cognito/server';
 import { handlerLoader, startHttpGateway, type HttpGateway } from './local/http-gateway';
+import { TWIN_CREDENTIALS } from './local/support';
 import { twin, useTwinEnv } from './local/test/twin-context';
 import { REPO_ROOT } from './lib/bundle';
 
@@ -22,9 +36,11 @@ function samplePath(route: HttpRoute): string {
 }
 
 let inventory: TemplateInventory;
+let templates: ReturnType<typeof synthesizeTemplates>;
 
 beforeAll(() => {
-  inventory = templateInventory(synthesizeTemplates());
+  templates = synthesizeTemplates();
+  inventory = templateInventory(templates);
 }, 120_000);
 
 describe('AWS templates ↔ route table', () => {
@@ -49,14 +65,82 @@ describe('AWS templates ↔ route table', () => {
   });
 });
 
+describe('Cognito triggers: AWS templates ↔ local Cognito endpoint', () => {
+  const triggersPresent = missingTriggerFiles(DEFAULT_TRIGGER_MODULES).length === 0;
+
+  it.runIf(triggersPresent)('attaches every trigger of cognitoTriggers to the user pool', () => {
+    for (const handler of Object.values(cognitoTriggers))
+      expect(inventory.handlers).toContain(handler);
+    const pools = Object.values(templates).flatMap((template) =>
+      Object.values(template.Resources ?? {}).filter((r) => r.Type === 'AWS::Cognito::UserPool'),
+    );
+    expect(pools).toHaveLength(1);
+    expect(
+      Object.keys((pools[0]?.Properties?.LambdaConfig as object | undefined) ?? {}).sort(),
+    ).toEqual(['CreateAuthChallenge', 'DefineAuthChallenge', 'VerifyAuthChallengeResponse']);
+  });
+
+  it('has the same user-pool groups in both runtimes', () => {
+    const groups = Object.values(templates)
+      .flatMap((template) => Object.values(template.Resources ?? {}))
+      .filter((r) => r.Type === 'AWS::Cognito::UserPoolGroup')
+      .map((r) => String(r.Properties?.GroupName))
+      .sort();
+    expect(groups).toEqual([...USER_POOL_GROUPS].sort());
+  });
+
+  it.runIf(triggersPresent)('runs the same trigger modules in the local endpoint', async () => {
+    expect(DEFAULT_TRIGGER_MODULES.paths).toEqual(cognitoTriggers);
+    useTwinEnv();
+    const invoked: [TriggerName, string][] = [];
+    const local = await startCognito({
+      onTrigger: (name, handler) => invoked.push([name, handler]),
+    });
+    const client = new CognitoIdentityProviderClient({
+      region: local.region,
+      endpoint: local.url,
+      credentials: TWIN_CREDENTIALS,
+    });
+    try {
+      await client
+        .send(
+          new InitiateAuthCommand({
+            AuthFlow: 'CUSTOM_AUTH',
+            ClientId: local.clientId,
+            AuthParameters: { USERNAME: 'parity-nobody@example.com' },
+          }),
+        )
+        .catch(() => undefined);
+      expect(invoked[0]).toEqual(['defineAuthChallenge', cognitoTriggers.defineAuthChallenge]);
+      // Every trigger module loads as the endpoint loads it and exports a handler.
+      const load = handlerLoader(path.join(REPO_ROOT, 'functions'));
+      for (const handler of Object.values(cognitoTriggers)) {
+        expect(typeof (await load(handler))).toBe('function');
+      }
+    } finally {
+      client.destroy();
+      await local.stop();
+    }
+  });
+});
+
 describe('local gateway ↔ route table', () => {
   let gateway: HttpGateway;
   const invoked: string[] = [];
 
   beforeAll(async () => {
-    useTwinEnv();
+    const context = useTwinEnv();
     const load = handlerLoader(path.join(REPO_ROOT, 'functions'));
+    const jwks = (await (
+      await fetch(`${context.urls.cognito}/${context.userPoolId}/.well-known/jwks.json`)
+    ).json()) as { keys: Jwk[] };
     gateway = await startHttpGateway({
+      // The twin's JWT authorizer: protected routes answer 401 without a token.
+      authorizer: cognitoAuthorizer({
+        userPoolId: context.userPoolId,
+        clientId: context.userPoolClientId,
+        jwks,
+      }),
       routes: httpRoutes,
       loadHandler: async (handler) => {
         const real = await load(handler);

@@ -315,6 +315,8 @@ describe('web stack', () => {
     for (const directive of [
       "default-src 'self'",
       "connect-src 'self' wss://",
+      // Amplify Auth calls the user pool from the browser.
+      'https://cognito-idp.',
       "img-src 'self' data: blob:",
       "frame-ancestors 'none'",
       "object-src 'none'",

@@ -2,6 +2,8 @@
  * Builds the whole CDK application from the route table, the workflow files and the context:
  *
  *   <prefix>-data        table and buckets (stateful, retained)
+ *   <prefix>-identity    Cognito user pool (retained), admin group, web client, auth triggers
+ *                        (absent when -c userPoolId imports an existing pool)
  *   <prefix>-api         HTTP API (stage, JWT authorizer) and the WebSocket API with its handlers
  *   <prefix>-web         CloudFront, security headers, the web build
  *   <prefix>-<group>     one per route-table group: the route functions and HTTP routes
@@ -13,7 +15,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { App, Tags, type Environment, type Stack } from 'aws-cdk-lib';
+import { App, Aws, Tags, type Environment, type Stack } from 'aws-cdk-lib';
 import {
   httpRoutes,
   webSocketRoutes as defaultWebSocketRoutes,
@@ -23,11 +25,14 @@ import {
   type WebSocketRoute,
 } from '../../functions/routes';
 import { BUNDLE_FILE } from './bundle';
-import { readConfig, type MarketConfig } from './config';
+import { ENV } from '../../functions/core/env';
+import { readConfig, type AuthConfig, type MarketConfig } from './config';
+import { presentCognitoTriggers, type CognitoTriggerName } from './identity';
 import { enableNag } from './nag';
 import { pascalId, resourceNames } from './names';
 import { ApiStack } from './stacks/api-stack';
 import { DataStack } from './stacks/data-stack';
+import { IdentityStack } from './stacks/identity-stack';
 import { routeKey, RoutesStack } from './stacks/routes-stack';
 import { WebStack } from './stacks/web-stack';
 import { WorkflowsStack } from './stacks/workflows-stack';
@@ -64,6 +69,8 @@ export interface BuildAppOptions {
   routes?: readonly HttpRoute[];
   webSocketRoutes?: readonly WebSocketRoute[];
   workflowTasks?: Readonly<Record<string, { handler: string }>>;
+  /** Cognito trigger handlers by trigger name. Default: those of functions/routes.ts that exist. */
+  cognitoTriggers?: Partial<Record<CognitoTriggerName, string>>;
   /** Register cdk-nag AwsSolutions as a validation plugin (synth fails on findings). Default true. */
   nag?: boolean;
   /** Account and region; default: the CLI's (CDK_DEFAULT_*), else environment-agnostic. */
@@ -74,6 +81,8 @@ export interface MarketApp {
   app: App;
   config: MarketConfig;
   data: DataStack;
+  /** The app's own user pool; undefined when an existing pool is imported (-c userPoolId). */
+  identity: IdentityStack | undefined;
   api: ApiStack;
   web: WebStack;
   /** One stack per group that has routes. */
@@ -85,7 +94,7 @@ export interface MarketApp {
 }
 
 /** Checks the route table before anything is built, so mistakes read as such. */
-export function checkRoutes(routes: readonly HttpRoute[], config: MarketConfig): void {
+export function checkRoutes(routes: readonly HttpRoute[]): void {
   const seen = new Set<string>();
   for (const route of routes) {
     const key = routeKey(route);
@@ -93,14 +102,8 @@ export function checkRoutes(routes: readonly HttpRoute[], config: MarketConfig):
     seen.add(key);
     if (!route.path.startsWith('/api/')) throw new Error(`Route ${key} must start with /api/`);
   }
-  const protectedRoutes = routes.filter((route) => route.auth !== 'public');
-  if (protectedRoutes.length > 0 && config.auth === undefined) {
-    throw new Error(
-      `${protectedRoutes.length} route(s) need a signed-in user but no Cognito user pool is ` +
-        `configured for the JWT authorizer: ${protectedRoutes.map(routeKey).join(', ')}. ` +
-        'Deploy with -c userPoolId=<region>_<id> -c userPoolClientId=<app client id>.',
-    );
-  }
+  // Routes with auth 'user'/'admin' get the JWT authorizer of the app's user pool (identity
+  // stack) or of the imported one (-c userPoolId): there is always one.
 }
 
 export function buildApp(options: BuildAppOptions): MarketApp {
@@ -112,7 +115,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   const routes = options.routes ?? httpRoutes;
   const wsRoutes = options.webSocketRoutes ?? defaultWebSocketRoutes;
   const tasks = options.workflowTasks ?? defaultWorkflowTasks;
-  checkRoutes(routes, config);
+  checkRoutes(routes);
   const workflowFiles = discoverWorkflows(options.workflowsDir ?? DEFAULT_WORKFLOWS_DIR, tasks);
 
   const names = resourceNames(config);
@@ -130,18 +133,59 @@ export function buildApp(options: BuildAppOptions): MarketApp {
     ...common,
     description: `Marketplace ${config.stage}: table and buckets (stateful, retained)`,
   });
+  let identity: IdentityStack | undefined;
+  let auth: AuthConfig;
+  let userPoolId: string;
+  let userPoolArn: string;
+  let poolRegion: string;
+  if (config.auth === undefined) {
+    identity = new IdentityStack(app, stackId('identity'), {
+      ...common,
+      description: `Marketplace ${config.stage}: Cognito user pool, admin group, web client, auth triggers`,
+      assetDir: options.assetDir,
+      triggers: options.cognitoTriggers ?? presentCognitoTriggers(),
+      ...(config.webOrigin === undefined ? {} : { webOrigin: config.webOrigin }),
+    });
+    identity.addStackDependency(data, 'auth triggers use the table by name');
+    auth = { issuer: identity.issuer, audience: [identity.webClient.userPoolClientId] };
+    userPoolId = identity.userPool.userPoolId;
+    userPoolArn = identity.userPool.userPoolArn;
+    poolRegion = Aws.REGION;
+  } else {
+    auth = config.auth;
+    userPoolId = config.auth.issuer.split('/').pop() ?? '';
+    poolRegion = userPoolId.split('_')[0] ?? '';
+    userPoolArn = `arn:${Aws.PARTITION}:cognito-idp:${poolRegion}:${Aws.ACCOUNT_ID}:userpool/${userPoolId}`;
+  }
+  // Every function knows the pool, the web's client, the sender and the admins (functions/core/env).
+  const functionConfig: MarketConfig = {
+    ...config,
+    featureEnv: {
+      ...config.featureEnv,
+      [ENV.userPoolId]: userPoolId,
+      [ENV.userPoolClientId]: auth.audience[0] ?? '',
+      [ENV.emailSender]: config.emailSender ?? '',
+      [ENV.adminEmails]: config.adminEmails.join(','),
+    },
+  };
+  const functionCommon = { env, config: functionConfig };
+
   const api = new ApiStack(app, stackId('api'), {
-    ...common,
+    ...functionCommon,
+    auth,
     description: `Marketplace ${config.stage}: HTTP API and WebSocket API`,
     assetDir: options.assetDir,
     webSocketRoutes: wsRoutes,
   });
   api.addStackDependency(data, 'handlers use the table by name');
+  if (identity !== undefined) api.addStackDependency(identity, 'JWT authorizer of the user pool');
   const web = new WebStack(app, stackId('web'), {
     ...common,
     description: `Marketplace ${config.stage}: CloudFront, security headers and the web build`,
     httpApiDomain: api.httpApiDomain,
     webSocketOrigin: api.webSocketOrigin,
+    // Amplify Auth in the browser calls the user pool's regional endpoint.
+    cognitoOrigin: `https://cognito-idp.${poolRegion}.amazonaws.com`,
     webDir: options.webDir,
   });
   web.addStackDependency(data, 'origins are the web and images buckets');
@@ -151,7 +195,8 @@ export function buildApp(options: BuildAppOptions): MarketApp {
     const groupRoutes = routes.filter((route) => route.group === group);
     if (groupRoutes.length === 0) continue;
     const stack = new RoutesStack(app, stackId(group), {
-      ...common,
+      ...functionCommon,
+      userPoolArn,
       description: `Marketplace ${config.stage}: ${group} calls`,
       group,
       routes: groupRoutes,
@@ -172,7 +217,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   let workflows: WorkflowsStack | undefined;
   if (Object.keys(tasks).length > 0 || workflowFiles.length > 0) {
     workflows = new WorkflowsStack(app, stackId('workflows'), {
-      ...common,
+      ...functionCommon,
       description: `Marketplace ${config.stage}: workflow tasks and state machines`,
       assetDir: options.assetDir,
       tasks,
@@ -187,20 +232,32 @@ export function buildApp(options: BuildAppOptions): MarketApp {
     app,
     config,
     data,
+    identity,
     api,
     web,
     routeStacks,
     workflows,
-    stacks: [data, api, web, ...Object.values(routeStacks), ...(workflows ? [workflows] : [])],
+    stacks: [
+      data,
+      ...(identity ? [identity] : []),
+      api,
+      web,
+      ...Object.values(routeStacks),
+      ...(workflows ? [workflows] : []),
+    ],
   };
 }
 
 /** Handlers an app built from these tables needs bundles for. */
 export function handlersOf(
-  options: Pick<BuildAppOptions, 'routes' | 'webSocketRoutes' | 'workflowTasks'>,
+  options: Pick<
+    BuildAppOptions,
+    'routes' | 'webSocketRoutes' | 'workflowTasks' | 'cognitoTriggers'
+  >,
 ): string[] {
   return [
     ...new Set([
+      ...Object.values(options.cognitoTriggers ?? presentCognitoTriggers()),
       ...(options.routes ?? httpRoutes).map((route) => route.handler),
       ...(options.webSocketRoutes ?? defaultWebSocketRoutes).map((route) => route.handler),
       ...Object.values(options.workflowTasks ?? defaultWorkflowTasks).map((task) => task.handler),

@@ -14,7 +14,6 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { allHandlers } from '../../functions/routes';
 
 /** Repository root (this file lives in infra/lib). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,7 +23,10 @@ export const DEFAULT_BUNDLE_DIR = path.join(REPO_ROOT, 'dist', 'functions');
 export const BUNDLE_FILE = 'index.mjs';
 
 export interface BundleOptions {
-  /** Handler module paths under `functionsDir`, without extension. Default: `allHandlers()`. */
+  /**
+   * Handler module paths under `functionsDir`, without extension. Default: `bundledHandlers()`
+   * (the route table's handlers and the Cognito trigger modules that exist).
+   */
   handlers?: readonly string[];
   /** Source root of the handlers. Default: `<repo>/functions`. */
   functionsDir?: string;
@@ -105,7 +107,8 @@ export function esbuildOptions(
 export async function bundleFunctions(
   options: BundleOptions = {},
 ): Promise<Record<string, BundleResult>> {
-  const handlers = [...(options.handlers ?? allHandlers())];
+  const { bundledHandlers } = await import('./identity');
+  const handlers = [...(options.handlers ?? bundledHandlers())];
   const functionsDir = options.functionsDir ?? path.join(REPO_ROOT, 'functions');
   const outDir = options.outDir ?? DEFAULT_BUNDLE_DIR;
 

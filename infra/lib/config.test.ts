@@ -13,6 +13,7 @@ describe('readConfig', () => {
       emailSender: undefined,
       stripeSecretName: 'market/dev/stripe',
       auth: undefined,
+      adminEmails: [],
       logRetentionDays: 30,
       apiRateLimit: 100,
       apiBurstLimit: 200,
@@ -27,6 +28,13 @@ describe('readConfig', () => {
         .featureEnv,
     ).toEqual({ FEATURE_PASSWORD_LOGIN: 'true', FEATURE_MINTABLE_TYPES: 'physical,ticket' });
     expect(readConfig({ features: { faq: 'on' } }).featureEnv).toEqual({ FEATURE_FAQ: 'on' });
+  });
+
+  it('reads the admin e-mails, lower-cased', () => {
+    expect(readConfig({ adminEmails: ' Root@Example.com, ops@example.com ' }).adminEmails).toEqual([
+      'root@example.com',
+      'ops@example.com',
+    ]);
   });
 
   it.each([
@@ -68,6 +76,8 @@ describe('readConfig', () => {
     [{ logRetentionDays: '31' }, /logRetentionDays/],
     [{ apiGatewayLogRole: 'yes' }, /apiGatewayLogRole/],
     [{ corsOrigins: 'localhost:5173' }, /corsOrigins/],
+    [{ adminEmails: 'root@example.com,nobody' }, /adminEmails/],
+    [{ adminEmails: 'a@example.com,A@example.com' }, /each e-mail once/],
   ])('rejects %j', (context, message) => {
     expect(() => readConfig(context)).toThrow(message);
   });

@@ -38,8 +38,13 @@ export interface MarketConfig {
   emailSender: string | undefined;
   /** Name of the Secrets Manager secret holding the Stripe keys. */
   stripeSecretName: string;
-  /** Cognito user pool the HTTP API's JWT authorizer trusts; required once a route needs auth. */
+  /**
+   * An EXISTING Cognito user pool to trust instead of the one the identity stack creates
+   * (`-c userPoolId=<region>_<id> -c userPoolClientId=<id>`). Undefined: the app's own pool.
+   */
   auth: AuthConfig | undefined;
+  /** E-mails of the admin accounts (ADMIN_EMAILS of every function; `-c adminEmails=a@x,b@y`). */
+  adminEmails: string[];
   /** CloudWatch retention of function, API and workflow logs. */
   logRetentionDays: number;
   /** Stage-wide API throttling (requests per second and burst). */
@@ -180,6 +185,17 @@ export function readConfig(source: ContextSource): MarketConfig {
     };
   }
 
+  const adminEmails = (text(source, 'adminEmails') ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email !== '');
+  for (const email of adminEmails) {
+    if (!EMAIL.test(email)) throw new ConfigError('adminEmails', email, 'comma-separated e-mails');
+  }
+  if (new Set(adminEmails).size !== adminEmails.length) {
+    throw new ConfigError('adminEmails', adminEmails.join(','), 'each e-mail once');
+  }
+
   const logRetentionDays = integer(source, 'logRetentionDays', 30);
   if (!RETENTION_DAYS.includes(logRetentionDays)) {
     throw new ConfigError('logRetentionDays', logRetentionDays, RETENTION_DAYS.join(', '));
@@ -196,6 +212,7 @@ export function readConfig(source: ContextSource): MarketConfig {
     emailSender,
     stripeSecretName,
     auth,
+    adminEmails,
     logRetentionDays,
     apiRateLimit: integer(source, 'apiRateLimit', 100),
     apiBurstLimit: integer(source, 'apiBurstLimit', 200),

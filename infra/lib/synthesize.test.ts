@@ -3,8 +3,9 @@
  * list what the templates contain.
  */
 import { describe, expect, it } from 'vitest';
-import { allHandlers, httpRoutes, webSocketRoutes } from '../../functions/routes';
+import { httpRoutes, webSocketRoutes } from '../../functions/routes';
 import { routeKey, synthesizeTemplates, templateInventory } from './app';
+import { bundledHandlers } from './identity';
 import { discoverWorkflows } from './workflows';
 
 describe('synthesizeTemplates + templateInventory', () => {
@@ -13,6 +14,7 @@ describe('synthesizeTemplates + templateInventory', () => {
     expect(inventory.httpRouteKeys).toEqual(httpRoutes.map(routeKey).sort());
     expect(inventory.webSocketRouteKeys).toEqual(webSocketRoutes.map((r) => r.routeKey).sort());
     expect(inventory.workflows).toEqual(discoverWorkflows().map((w) => w.name));
-    expect([...new Set(inventory.handlers)].sort()).toEqual(allHandlers());
+    // The route table's handlers and the Cognito triggers (those whose module exists).
+    expect([...new Set(inventory.handlers)].sort()).toEqual(bundledHandlers());
   });
 });

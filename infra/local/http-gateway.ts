@@ -53,14 +53,15 @@ export type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promi
 
 /**
  * The JWT authorizer of routes whose auth level is 'user' or 'admin'; the single place where the
- * twin checks tokens (the next issue plugs the Cognito-compatible verifier in). It returns what
- * API Gateway's JWT authorizer puts in requestContext.authorizer (`{ jwt: { claims, scopes } }`),
+ * twin checks tokens (the twin plugs in cognito/authorizer.ts, the local user pool's). It returns what
+ * API Gateway's JWT authorizer puts in requestContext.authorizer (`{ jwt: { claims, scopes } }`;
+ * `scopes` is null for a route without authorization scopes, as ours are),
  * or null when the token is missing or invalid (answered 401 as API Gateway does).
  */
 export type Authorizer = (
   route: HttpRoute,
   request: { headers: Record<string, string | string[] | undefined> },
-) => Promise<{ jwt: { claims: Record<string, unknown>; scopes: string[] } } | null>;
+) => Promise<{ jwt: { claims: Record<string, unknown>; scopes: string[] | null } } | null>;
 
 export interface HttpGatewayOptions {
   port?: number;

@@ -2,6 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENV } from '../../functions/core/env';
+import { cognitoAuthorizer } from './cognito/authorizer';
+import {
+  DEFAULT_TRIGGER_MODULES,
+  missingTriggerFiles,
+  startCognito,
+  type CognitoEndpoint,
+  type TriggerModules,
+} from './cognito/server';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb';
 import { handlerLoader, startHttpGateway, type Authorizer, type HttpGateway } from './http-gateway';
 import { startOutbox, type Outbox } from './outbox';
@@ -35,6 +43,8 @@ export interface TwinPorts {
   ws?: number;
   /** Step Functions endpoint of the workflow runner. */
   sfn?: number;
+  /** The local Cognito-compatible endpoint (user pool). */
+  cognito?: number;
 }
 
 export interface TwinOptions {
@@ -49,8 +59,13 @@ export interface TwinOptions {
   accessLog?: Log;
   /** Web build directory (default <repo>/dist/web). */
   webDir?: string;
-  /** The JWT authorizer for 'user'/'admin' routes (wired by the next issue). */
+  /** The JWT authorizer for 'user'/'admin' routes (default: the local user pool's, cognito/). */
   authorizer?: Authorizer;
+  /**
+   * The custom-auth trigger modules the local Cognito endpoint runs (default: the real ones at
+   * `cognitoTriggers` of functions/routes.ts; tests may pass the fixtures of cognito/fixtures/).
+   */
+  cognitoTriggers?: TriggerModules;
 }
 
 export interface TwinUrls {
@@ -67,6 +82,8 @@ export interface TwinUrls {
   wsConnections: string;
   /** Step Functions endpoint (SFN_ENDPOINT). */
   sfn: string;
+  /** The local Cognito user pool endpoint (COGNITO_ENDPOINT, Amplify's userPoolEndpoint). */
+  cognito: string;
 }
 
 export interface Twin {
@@ -78,6 +95,11 @@ export interface Twin {
   outbox: Outbox;
   /** State machine name (ASL file name) → ARN on the local runner. */
   stateMachineArns: Record<string, string>;
+  /** The local user pool (USER_POOL_ID) and the web's app client (USER_POOL_CLIENT_ID). */
+  userPoolId: string;
+  userPoolClientId: string;
+  /** The local Cognito endpoint (test helpers such as addUserToGroup, signToken, jwks). */
+  cognito: CognitoEndpoint;
   stop(): Promise<void>;
 }
 
@@ -95,6 +117,7 @@ export const DEV_PORTS = {
   s3: 4569,
   outbox: 4580,
   sfn: 8083,
+  cognito: 4590,
 } as const;
 
 /** The workflow definitions both runtimes run. */
@@ -166,6 +189,33 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
 
     await ensureTable(dynamo.url, TWIN_NAMES.table);
 
+    // The user pool: Amplify (web) and our functions call it; the gateway verifies its tokens.
+    const triggers = options.cognitoTriggers ?? DEFAULT_TRIGGER_MODULES;
+    const cognito: CognitoEndpoint = await startCognito({
+      ...(ports.cognito === undefined ? {} : { port: ports.cognito }),
+      region: TWIN_REGION,
+      ...(dev ? { dataFile: path.join(dataDir, 'cognito.json') } : {}),
+      triggers,
+      log,
+    });
+    stops.push(() => cognito.stop());
+    const missingTriggers = missingTriggerFiles(triggers);
+    if (missingTriggers.length > 0) {
+      // Loud on purpose: the twin still serves public routes, but nobody can sign in.
+      (options.log ?? ((line: string) => console.warn(line)))(
+        `[cognito] AUTH UNAVAILABLE: the custom-auth trigger modules do not exist yet ` +
+          `(${missingTriggers.map((file) => path.relative(REPO_ROOT, file)).join(', ')}); ` +
+          'sign-in answers an error until they do.',
+      );
+    }
+    const authorizer =
+      options.authorizer ??
+      cognitoAuthorizer({
+        userPoolId: cognito.userPoolId,
+        clientId: cognito.clientId,
+        jwks: cognito.jwks(),
+      });
+
     // One loader for the HTTP and WebSocket gateways: handler modules are imported once.
     const loadHandler = handlerLoader(path.join(REPO_ROOT, 'functions'));
 
@@ -175,7 +225,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       images: { s3Url: s3.internalUrl, bucket: TWIN_NAMES.imagesBucket },
       outbox,
       ...(options.webDir === undefined ? {} : { webDir: options.webDir }),
-      ...(options.authorizer === undefined ? {} : { authorizer: options.authorizer }),
+      authorizer,
       ...(options.accessLog === undefined ? {} : { accessLog: options.accessLog }),
       log,
     });
@@ -212,6 +262,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       AWS_ENDPOINT_URL_SNS: outbox.url,
       SES_ENDPOINT: outbox.url,
       SNS_ENDPOINT: outbox.url,
+      // Identity: the local user pool, for our functions (Admin* calls) and the web (public config).
+      [ENV.userPoolId]: cognito.userPoolId,
+      [ENV.userPoolClientId]: cognito.clientId,
+      [ENV.cognitoEndpoint]: cognito.url,
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.url,
     };
     // Before the runner starts: it may resume persisted executions, whose tasks read the env.
     applyEnv(env);
@@ -236,7 +291,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     log(
       `[twin] ready in ${startMs} ms (DynamoDB Local ${dynamo.startMs} ms): ${gateway.url} ` +
         `· ws ${ws.url} · dynamodb ${dynamo.url} · s3 ${s3.url} · outbox ${outbox.url} ` +
-        `· sfn ${runner.endpoint}`,
+        `· sfn ${runner.endpoint} · cognito ${cognito.url} (${cognito.userPoolId})`,
     );
     return {
       urls: {
@@ -247,11 +302,15 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         ws: ws.url,
         wsConnections: ws.connectionsEndpoint,
         sfn: runner.endpoint,
+        cognito: cognito.url,
       },
       env,
       timings: { startMs, dynamodbMs: dynamo.startMs },
       outbox,
       stateMachineArns: runner.stateMachineArns,
+      userPoolId: cognito.userPoolId,
+      userPoolClientId: cognito.clientId,
+      cognito,
       stop: stopAll,
     };
   } catch (error) {

@@ -13,7 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { WebSocketRoute } from '../../../functions/routes';
 import { WEBSOCKET_ACCESS } from '../access';
-import type { MarketConfig } from '../config';
+import type { AuthConfig, MarketConfig } from '../config';
 import { MarketFunction } from '../constructs/market-function';
 import { acknowledge } from '../nag';
 import { pascalId, resourceNames, WEBSOCKET_STAGE } from '../names';
@@ -21,14 +21,16 @@ import { applyAccess, importStateful } from './stateful-refs';
 
 export interface ApiStackProps extends StackProps {
   config: MarketConfig;
+  /** The pool the JWT authorizer trusts (the identity stack's, or an imported one). */
+  auth: AuthConfig;
   assetDir: string;
   webSocketRoutes: readonly WebSocketRoute[];
 }
 
 export class ApiStack extends Stack {
   readonly httpApi: apigwv2.HttpApi;
-  /** The JWT authorizer for 'user' and 'admin' routes; undefined without a user pool. */
-  readonly authorizer: apigwv2.IHttpRouteAuthorizer | undefined;
+  /** The JWT authorizer for 'user' and 'admin' routes (the Cognito user pool's). */
+  readonly authorizer: apigwv2.IHttpRouteAuthorizer;
   readonly webSocketApi: apigwv2.WebSocketApi;
   readonly webSocketStage: apigwv2.WebSocketStage;
   /** WebSocket handlers by route key. */
@@ -82,14 +84,14 @@ export class ApiStack extends Stack {
       },
     });
 
-    if (config.auth) {
+    {
       const jwt = new apigwv2.HttpAuthorizer(this, 'JwtAuthorizer', {
         httpApi: this.httpApi,
         authorizerName: 'cognito-jwt',
         type: apigwv2.HttpAuthorizerType.JWT,
         identitySource: ['$request.header.Authorization'],
-        jwtIssuer: config.auth.issuer,
-        jwtAudience: config.auth.audience,
+        jwtIssuer: props.auth.issuer,
+        jwtAudience: props.auth.audience,
       });
       this.authorizer = apigwv2.HttpAuthorizer.fromHttpAuthorizerAttributes(
         this,

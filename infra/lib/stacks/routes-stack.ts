@@ -6,6 +6,7 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { HttpRoute, StackGroup } from '../../../functions/routes';
 import { httpRouteAccess } from '../access';
@@ -28,7 +29,21 @@ export interface RoutesStackProps extends StackProps {
   webOrigin: string;
   /** Public URL of the live channel (REALTIME_URL, answered by GET /api/config). */
   realtimeUrl: string;
+  /** The user pool; functions of the 'accounts' group get the Admin* calls they make on it. */
+  userPoolArn?: string;
 }
+
+/** What the accounts functions call on the pool (cognitoOperations.functions, plus groups). */
+export const ACCOUNTS_POOL_ACTIONS = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:AdminDisableUser',
+  'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminUserGlobalSignOut',
+  'cognito-idp:AdminAddUserToGroup',
+  'cognito-idp:AdminRemoveUserFromGroup',
+];
 
 /** `GET /api/users/sellers` */
 export function routeKey(route: Pick<HttpRoute, 'method' | 'path'>): string {
@@ -62,6 +77,14 @@ export class RoutesStack extends Stack {
         environment: { ...props.config.featureEnv, [ENV.realtimeUrl]: props.realtimeUrl },
       });
       applyAccess(fn, httpRouteAccess(route), refs);
+      if (props.group === 'accounts' && props.userPoolArn !== undefined) {
+        fn.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ACCOUNTS_POOL_ACTIONS,
+            resources: [props.userPoolArn],
+          }),
+        );
+      }
       this.functions[routeKey(route)] = fn;
 
       const needsToken = route.auth !== 'public';

@@ -29,6 +29,8 @@ export interface WebStackProps extends StackProps {
   httpApiDomain: string;
   /** `wss://<id>.execute-api.<region>.amazonaws.com`, allowed by the CSP's connect-src. */
   webSocketOrigin: string;
+  /** `https://cognito-idp.<region>.amazonaws.com`: Amplify Auth calls it from the browser. */
+  cognitoOrigin?: string;
   /** The Vite build to upload; skipped when undefined or missing (synth works without it). */
   webDir: string | undefined;
 }
@@ -52,7 +54,7 @@ function handler(event) {
   return request;
 }`;
 
-export function contentSecurityPolicy(webSocketOrigin: string): string {
+export function contentSecurityPolicy(webSocketOrigin: string, cognitoOrigin?: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -60,7 +62,7 @@ export function contentSecurityPolicy(webSocketOrigin: string): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src 'self' ${webSocketOrigin}`,
+    `connect-src 'self' ${webSocketOrigin}${cognitoOrigin === undefined ? '' : ` ${cognitoOrigin}`}`,
     "frame-ancestors 'none'",
     "object-src 'none'",
     "base-uri 'self'",
@@ -98,7 +100,7 @@ export class WebStack extends Stack {
       comment: `Security headers of ${names.prefix}`,
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(props.webSocketOrigin),
+          contentSecurityPolicy: contentSecurityPolicy(props.webSocketOrigin, props.cognitoOrigin),
           override: true,
         },
         strictTransportSecurity: {

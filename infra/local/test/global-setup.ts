@@ -15,6 +15,9 @@ export interface TwinContext {
   env: Record<string, string>;
   /** State machine name (ASL file name) → ARN on the local runner. */
   stateMachineArns: Record<string, string>;
+  /** The local user pool and the web's app client (Amplify: userPoolEndpoint = urls.cognito). */
+  userPoolId: string;
+  userPoolClientId: string;
 }
 
 declare module 'vitest' {
@@ -39,6 +42,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     urls: twin.urls,
     env: twin.env,
     stateMachineArns: twin.stateMachineArns,
+    userPoolId: twin.userPoolId,
+    userPoolClientId: twin.userPoolClientId,
   });
   return async () => {
     await twin.stop();
