@@ -57,6 +57,34 @@ export const httpRoutes: readonly HttpRoute[] = [
     auth: 'public',
     group: 'accounts',
   },
+  {
+    method: 'POST',
+    path: '/api/users/register',
+    handler: 'accounts/handlers/register',
+    auth: 'public',
+    group: 'accounts',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/check-nickname/{value}',
+    handler: 'accounts/handlers/check-nickname',
+    auth: 'public',
+    group: 'accounts',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/check-email/{value}',
+    handler: 'accounts/handlers/check-email',
+    auth: 'public',
+    group: 'accounts',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/check-mobile/{value}',
+    handler: 'accounts/handlers/check-mobile',
+    auth: 'public',
+    group: 'accounts',
+  },
   /**
    * Catch-all: any other /api path answers 404 `not_found` as JSON, in AWS and on the twin alike.
    * API Gateway and the local gateway both prefer every more specific route over a greedy one.
@@ -115,6 +143,7 @@ export const cognitoOperations = {
     'AdminDisableUser',
     'AdminEnableUser',
     'AdminUserGlobalSignOut',
+    'AdminAddUserToGroup',
   ],
 } as const;
 

@@ -17,11 +17,16 @@ interface JwtAuthorizerContext {
   jwt?: { claims?: Record<string, unknown> };
 }
 
+/**
+ * Our user id is the Cognito *username* (a ULID we choose at sign-up), carried by access tokens as
+ * `username`. Cognito's `sub` is a UUID it generates, so it is never our id.
+ */
 export function authFromEvent(event: APIGatewayProxyEventV2): AuthContext | null {
   const authorizer = (event.requestContext as { authorizer?: JwtAuthorizerContext } | undefined)
     ?.authorizer;
   const claims = authorizer?.jwt?.claims;
-  if (claims === undefined || typeof claims.sub !== 'string' || claims.sub === '') return null;
+  const username = claims?.username;
+  if (claims === undefined || typeof username !== 'string' || username === '') return null;
   const rawGroups = claims['cognito:groups'];
   const groups = Array.isArray(rawGroups)
     ? rawGroups.map(String)
@@ -32,7 +37,7 @@ export function authFromEvent(event: APIGatewayProxyEventV2): AuthContext | null
           .filter(Boolean)
       : [];
   return {
-    userId: claims.sub,
+    userId: username,
     email: typeof claims.email === 'string' ? claims.email : undefined,
     groups,
     claims,

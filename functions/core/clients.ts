@@ -2,6 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { readEnv, type HandlerEnv } from './env';
 
 /**
@@ -49,5 +52,35 @@ export function connectionsClient(env: HandlerEnv = readEnv()): ApiGatewayManage
   return memo(
     `apigw|${env.region}|${endpoint}`,
     () => new ApiGatewayManagementApiClient({ region: env.region, endpoint }),
+  );
+}
+
+/** Cognito user pool admin calls; the twin's local Cognito endpoint via COGNITO_ENDPOINT. */
+export function cognitoClient(env: HandlerEnv = readEnv()): CognitoIdentityProviderClient {
+  return memo(
+    `cognito|${env.region}|${env.cognitoEndpoint ?? ''}`,
+    () =>
+      new CognitoIdentityProviderClient({
+        region: env.region,
+        ...(env.cognitoEndpoint === undefined ? {} : { endpoint: env.cognitoEndpoint }),
+      }),
+  );
+}
+
+/**
+ * SES v2 (e-mail) and SNS (SMS). No endpoint option: on the twin the SDK's own per-service
+ * variables (AWS_ENDPOINT_URL_SESV2, AWS_ENDPOINT_URL_SNS) point them at the outbox.
+ */
+export function sesClient(env: HandlerEnv = readEnv()): SESv2Client {
+  return memo(
+    `sesv2|${env.region}|${process.env.AWS_ENDPOINT_URL_SESV2 ?? ''}`,
+    () => new SESv2Client({ region: env.region }),
+  );
+}
+
+export function snsClient(env: HandlerEnv = readEnv()): SNSClient {
+  return memo(
+    `sns|${env.region}|${process.env.AWS_ENDPOINT_URL_SNS ?? ''}`,
+    () => new SNSClient({ region: env.region }),
   );
 }

@@ -158,9 +158,10 @@ describe('auth levels', () => {
 
   it.each([
     ['user', undefined, 401, 'unauthenticated'],
-    ['user', { sub: '' }, 401, 'unauthenticated'],
+    ['user', { username: '' }, 401, 'unauthenticated'],
+    ['user', { sub: '7d1c-uuid-only' }, 401, 'unauthenticated'],
     ['admin', undefined, 401, 'unauthenticated'],
-    ['admin', { sub: 'u1', 'cognito:groups': ['members'] }, 403, 'forbidden'],
+    ['admin', { username: 'u1', 'cognito:groups': ['members'] }, 403, 'forbidden'],
   ] as const)('%s call with claims %j → %s %s', async (level, claims, status, code) => {
     const call = level === 'user' ? userCall : adminCall;
     const result = parse(
@@ -175,7 +176,10 @@ describe('auth levels', () => {
 
   it('passes the caller to the use case', async () => {
     const result = parse(
-      await userCall(httpEvent('GET', '/api/me', { claims: { sub: 'u1' } }), lambdaContext()),
+      await userCall(
+        httpEvent('GET', '/api/me', { claims: { sub: '7d1c-uuid', username: 'u1' } }),
+        lambdaContext(),
+      ),
     );
     expect(result.json).toEqual({ data: { userId: 'u1' } });
   });
@@ -184,7 +188,7 @@ describe('auth levels', () => {
     for (const groups of [['admin'], '[admin members]']) {
       const result = parse(
         await adminCall(
-          httpEvent('GET', '/api/a', { claims: { sub: 'u2', 'cognito:groups': groups } }),
+          httpEvent('GET', '/api/a', { claims: { username: 'u2', 'cognito:groups': groups } }),
           lambdaContext(),
         ),
       );

@@ -36,8 +36,21 @@ export const ERROR_CODES = {
   'forms.validation.too_big': 'invalid',
   'forms.validation.cursor': 'invalid',
   'forms.validation.enum': 'invalid',
+  // Sign-up fields (spec 001 §5, §8: form errors for e-mail, phone, username).
+  'forms.validation.email': 'invalid',
+  'forms.validation.phone': 'invalid',
+  'forms.validation.terms': 'invalid',
+  'forms.validation.taken.nick': 'conflict',
+  'forms.validation.taken.email': 'conflict',
+  'forms.validation.taken.phone': 'conflict',
   // Users (spec 001 §8).
   'users.errors.not_found': 'not_found',
+  // Accounts: sign-up and login (spec 001 §8). A 409 of sign-up names the taken fields.
+  'users.errors.taken': 'conflict',
+  'idempotency.key_reused': 'conflict',
+  'login.errors.401': 'unauthenticated',
+  'login.errors.403': 'forbidden',
+  'login.errors.500': 'unexpected',
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

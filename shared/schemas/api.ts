@@ -2,6 +2,14 @@ import * as z from 'zod';
 import type { ZodType } from 'zod';
 import { healthSchema, publicConfigSchema } from './system';
 import { listSellersQuerySchema, sellerPageSchema } from './profiles';
+import {
+  availabilitySchema,
+  checkEmailPathSchema,
+  checkMobilePathSchema,
+  checkNickPathSchema,
+  registerBodySchema,
+  registeredSchema,
+} from './accounts';
 
 /**
  * Request and response schemas of every call, keyed by the route key of functions/routes.ts
@@ -48,6 +56,33 @@ export const apiSchemas: Record<string, CallSchemas> = {
     tags: ['profiles'],
     query: listSellersQuerySchema,
     response: sellerPageSchema,
+  },
+  'POST /api/users/register': {
+    summary:
+      'Sign-up (spec 001 §7 users/register): nick, e-mail and phone unique (409 names the taken fields); optional Idempotency-Key header',
+    tags: ['accounts'],
+    body: registerBodySchema,
+    response: registeredSchema,
+    responseStatus: 201,
+  },
+  'GET /api/users/check-nickname/{value}': {
+    summary: 'Is this nick free? (spec 001 §7 users/check-nickname)',
+    tags: ['accounts'],
+    path: checkNickPathSchema,
+    response: availabilitySchema,
+  },
+  'GET /api/users/check-email/{value}': {
+    summary: 'Is this e-mail free? (spec 001 §7 users/check-email)',
+    tags: ['accounts'],
+    path: checkEmailPathSchema,
+    response: availabilitySchema,
+  },
+  'GET /api/users/check-mobile/{value}': {
+    summary:
+      'Is this phone free? Spaces, dashes, brackets, # and x are stripped first (spec 001 §7 users/check-mobile)',
+    tags: ['accounts'],
+    path: checkMobilePathSchema,
+    response: availabilitySchema,
   },
   'ANY /api/{proxy+}': {
     summary: 'Any other path under /api: 404 not_found',

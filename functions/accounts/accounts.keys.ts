@@ -1,0 +1,57 @@
+/**
+ * Accounts: key builders. Access patterns:
+ *
+ * | pattern                                        | key condition                                  | index |
+ * |------------------------------------------------|------------------------------------------------|-------|
+ * | account (private identity record) by user id   | pk = USER#<id>, sk = ACCOUNT                   | table |
+ * | nick taken? / owner of a nick                  | pk = NICK#<nick>, sk = GUARD                   | table |
+ * | e-mail taken? / owner of an e-mail             | pk = EMAIL#<email>, sk = GUARD                 | table |
+ * | phone taken? / owner of a phone                | pk = PHONE#<e164>, sk = GUARD                  | table |
+ * | sign-up replay by Idempotency-Key              | pk = IDEMPOTENCY#register#<key>, sk = RESULT   | table |
+ * | login pin by challenge id                      | pk = PIN#<challengeId>, sk = PIN               | table |
+ * | failed pin answers of a login name, by hour    | pk = LOGINFAIL#<userName>, sk BETWEEN h-1 and h | table |
+ *
+ * Guard items make nick, e-mail and phone unique: sign-up writes the three guards, the account and
+ * the profile in one TransactWriteItems, each guard with attribute_not_exists(pk). Values are
+ * normalised before they become keys (nick and e-mail lower-cased, phone E.164).
+ * Pins, failure counters and idempotency records carry `ttl`.
+ */
+import type { UniqueField } from '../../shared/schemas/accounts';
+
+export const ACCOUNT_TYPE = 'account';
+export const GUARD_TYPE = 'guard';
+export const IDEMPOTENCY_TYPE = 'idempotency';
+export const PIN_TYPE = 'pin';
+export const LOGIN_FAILURES_TYPE = 'login_failures';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export function accountKey(userId: string): Key {
+  return { pk: `USER#${userId}`, sk: 'ACCOUNT' };
+}
+
+const GUARD_PREFIX: Record<UniqueField, string> = { nick: 'NICK', email: 'EMAIL', phone: 'PHONE' };
+
+/** `value` must already be normalised (the zod schemas do it). */
+export function guardKey(field: UniqueField, value: string): Key {
+  return { pk: `${GUARD_PREFIX[field]}#${value}`, sk: 'GUARD' };
+}
+
+export function registerIdempotencyKey(idempotencyKey: string): Key {
+  return { pk: `IDEMPOTENCY#register#${idempotencyKey}`, sk: 'RESULT' };
+}
+
+export function pinKey(challengeId: string): Key {
+  return { pk: `PIN#${challengeId}`, sk: 'PIN' };
+}
+
+export function loginFailuresPartition(userName: string): string {
+  return `LOGINFAIL#${userName.toLowerCase()}`;
+}
+
+export function loginFailuresKey(userName: string, hourBucket: string): Key {
+  return { pk: loginFailuresPartition(userName), sk: hourBucket };
+}

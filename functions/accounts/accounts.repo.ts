@@ -1,0 +1,374 @@
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { DomainError } from '../core/errors';
+import {
+  TAKEN_CODES,
+  UNIQUE_FIELDS,
+  type Registered,
+  type UniqueField,
+} from '../../shared/schemas/accounts';
+import type { UserOption } from '../../shared/schemas/profiles';
+import { profileItemKey, type UpdateIntent } from '../profiles/account-profile';
+import {
+  ACCOUNT_TYPE,
+  accountKey,
+  GUARD_TYPE,
+  guardKey,
+  IDEMPOTENCY_TYPE,
+  LOGIN_FAILURES_TYPE,
+  loginFailuresKey,
+  loginFailuresPartition,
+  PIN_TYPE,
+  pinKey,
+  registerIdempotencyKey,
+} from './accounts.keys';
+import { PIN_RULES, pinTtl, type PinRecord, type PinStep } from './pins';
+
+/** A user's private identity record (never answered to other users). */
+export interface AccountRecord {
+  id: string;
+  nick: string;
+  email: string;
+  phone: string;
+  user_option: UserOption;
+  email_verified: boolean;
+  phone_verified: boolean;
+  /** Blocked by an admin: login and every call answer 403. */
+  blocked: boolean;
+  is_admin: boolean;
+  created_at: string;
+}
+
+export interface IdempotencyRecord {
+  fingerprint: string;
+  result: Registered;
+}
+
+export interface CreateAccountInput {
+  account: AccountRecord;
+  /** The profile item (keys included) from the profiles domain. */
+  profileItem: Record<string, unknown>;
+  idempotency?: { key: string; fingerprint: string; result: Registered; ttl: number };
+}
+
+export type CreateAccountResult = { status: 'created' } | { status: 'replay' };
+
+export interface AccountsRepo {
+  /**
+   * Guards, account, profile (and the idempotency record) in one transaction. Throws 409
+   * `users.errors.taken` naming the taken fields; answers 'replay' when the idempotency key was
+   * already used (the caller reads the stored result).
+   */
+  createAccount(input: CreateAccountInput): Promise<CreateAccountResult>;
+  /** Compensation: removes what createAccount wrote, only where it is still this user's. */
+  removeAccount(account: AccountRecord, idempotencyKey: string | undefined): Promise<void>;
+  getIdempotency(key: string): Promise<IdempotencyRecord | undefined>;
+  isTaken(field: UniqueField, value: string): Promise<boolean>;
+  getAccount(userId: string): Promise<AccountRecord | undefined>;
+
+  getPin(challengeId: string): Promise<PinRecord | undefined>;
+  putPin(record: PinRecord): Promise<void>;
+  /** A wrong answer: the pin's tries + 1 and the login name's hourly failures + 1, atomically. */
+  recordFailure(input: {
+    challengeId: string | undefined;
+    userName: string;
+    hourBucket: string;
+    ttl: number;
+  }): Promise<void>;
+  /** A RESEND after the cooldown: the pin is retired (its next challenge carries a new pin). */
+  retirePin(challengeId: string): Promise<void>;
+  /**
+   * A correct answer: the pin becomes used (only if still unused and under the try limit) and the
+   * account's e-mail or phone flag is set; `profile` (on the phone step) marks the profile
+   * verified in the same transaction. False when the pin was consumed concurrently.
+   */
+  consumePin(input: {
+    challengeId: string;
+    userId: string;
+    step: PinStep;
+    profile: UpdateIntent | undefined;
+  }): Promise<boolean>;
+  countFailures(userName: string, buckets: { previous: string; current: string }): Promise<number>;
+}
+
+interface CancellationReason {
+  Code?: string;
+}
+
+function cancellationReasons(error: unknown): CancellationReason[] | undefined {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: string }).name === 'TransactionCanceledException'
+  ) {
+    return (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
+  }
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const MAX_CONFLICT_RETRIES = 8;
+
+function strip(item: Record<string, unknown>): Record<string, unknown> {
+  const { pk: _pk, sk: _sk, type: _type, ttl: _ttl, ...rest } = item;
+  return rest;
+}
+
+/** The accounts domain's only DynamoDB caller. */
+export function createAccountsRepo(deps: {
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+}): AccountsRepo {
+  const { doc, tableName } = deps;
+  const TableName = tableName;
+
+  return {
+    async createAccount({ account, profileItem, idempotency }) {
+      const guards = UNIQUE_FIELDS.map((field) => ({
+        Put: {
+          TableName,
+          Item: {
+            ...guardKey(field, account[field]),
+            type: GUARD_TYPE,
+            field,
+            userId: account.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      }));
+      const items = [
+        ...guards,
+        {
+          Put: {
+            TableName,
+            Item: { ...accountKey(account.id), type: ACCOUNT_TYPE, ...account },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        { Put: { TableName, Item: profileItem, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ...(idempotency === undefined
+          ? []
+          : [
+              {
+                Put: {
+                  TableName,
+                  Item: {
+                    ...registerIdempotencyKey(idempotency.key),
+                    type: IDEMPOTENCY_TYPE,
+                    fingerprint: idempotency.fingerprint,
+                    result: idempotency.result,
+                    ttl: idempotency.ttl,
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+            ]),
+      ];
+      const idempotencyIndex = UNIQUE_FIELDS.length + 2;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await doc.send(new TransactWriteCommand({ TransactItems: items }));
+          return { status: 'created' };
+        } catch (error) {
+          const reasons = cancellationReasons(error);
+          if (reasons === undefined) throw error;
+          const failed = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
+          if (idempotency !== undefined && failed(idempotencyIndex)) return { status: 'replay' };
+          const taken = UNIQUE_FIELDS.filter((_field, index) => failed(index));
+          if (taken.length > 0) {
+            throw new DomainError('users.errors.taken', {
+              message: `Already in use: ${taken.join(', ')}.`,
+              fields: Object.fromEntries(taken.map((field) => [field, TAKEN_CODES[field]])),
+            });
+          }
+          const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
+          if (!conflict || attempt >= MAX_CONFLICT_RETRIES) throw error;
+          // Another sign-up holds one of the same guards: wait, then let the conditions decide.
+          await sleep(10 + Math.random() * 40 * (attempt + 1));
+        }
+      }
+    },
+
+    async removeAccount(account, idempotencyKey) {
+      const mine = { ':id': account.id };
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...UNIQUE_FIELDS.map((field) => ({
+              Delete: {
+                TableName,
+                Key: guardKey(field, account[field]),
+                ConditionExpression: 'attribute_not_exists(pk) OR userId = :id',
+                ExpressionAttributeValues: mine,
+              },
+            })),
+            { Delete: { TableName, Key: accountKey(account.id) } },
+            { Delete: { TableName, Key: profileItemKey(account.id) } },
+            ...(idempotencyKey === undefined
+              ? []
+              : [{ Delete: { TableName, Key: registerIdempotencyKey(idempotencyKey) } }]),
+          ],
+        }),
+      );
+    },
+
+    async getIdempotency(key) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: registerIdempotencyKey(key), ConsistentRead: true }),
+      );
+      if (result.Item === undefined) return undefined;
+      return {
+        fingerprint: String(result.Item.fingerprint),
+        result: result.Item.result as Registered,
+      };
+    },
+
+    async isTaken(field, value) {
+      const result = await doc.send(
+        new GetCommand({
+          TableName,
+          Key: guardKey(field, value),
+          ProjectionExpression: 'pk',
+        }),
+      );
+      return result.Item !== undefined;
+    },
+
+    async getAccount(userId) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: accountKey(userId), ConsistentRead: true }),
+      );
+      return result.Item === undefined
+        ? undefined
+        : (strip(result.Item) as unknown as AccountRecord);
+    },
+
+    async getPin(challengeId) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: pinKey(challengeId), ConsistentRead: true }),
+      );
+      return result.Item === undefined ? undefined : (strip(result.Item) as unknown as PinRecord);
+    },
+
+    async putPin(record) {
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: { ...pinKey(record.challengeId), type: PIN_TYPE, ...record, ttl: pinTtl(record) },
+        }),
+      );
+    },
+
+    async recordFailure({ challengeId, userName, hourBucket, ttl }) {
+      const counter = {
+        Update: {
+          TableName,
+          Key: loginFailuresKey(userName, hourBucket),
+          UpdateExpression: 'ADD #count :one SET #type = :type, #ttl = :ttl',
+          ExpressionAttributeNames: { '#count': 'count', '#type': 'type', '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':one': 1, ':type': LOGIN_FAILURES_TYPE, ':ttl': ttl },
+        },
+      };
+      if (challengeId === undefined) {
+        await doc.send(new UpdateCommand(counter.Update));
+        return;
+      }
+      await doc
+        .send(
+          new TransactWriteCommand({
+            TransactItems: [
+              counter,
+              {
+                Update: {
+                  TableName,
+                  Key: pinKey(challengeId),
+                  UpdateExpression: 'ADD tries :one',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+            ],
+          }),
+        )
+        .catch(async (error: unknown) => {
+          // The pin vanished (TTL): still count the failure.
+          if (cancellationReasons(error) === undefined) throw error;
+          await doc.send(new UpdateCommand(counter.Update));
+        });
+    },
+
+    async retirePin(challengeId) {
+      await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: pinKey(challengeId),
+          UpdateExpression: 'SET retired = :true',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':true': true },
+        }),
+      );
+    },
+
+    async consumePin({ challengeId, userId, step, profile }) {
+      const flag = step === 'email' ? 'email_verified' : 'phone_verified';
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName,
+                  Key: pinKey(challengeId),
+                  UpdateExpression: 'SET used = :true',
+                  ConditionExpression:
+                    'used = :false AND retired = :false AND tries < :max AND decoy = :false',
+                  ExpressionAttributeValues: {
+                    ':true': true,
+                    ':false': false,
+                    ':max': PIN_RULES.maxTries,
+                  },
+                },
+              },
+              {
+                Update: {
+                  TableName,
+                  Key: accountKey(userId),
+                  UpdateExpression: `SET ${flag} = :true`,
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':true': true },
+                },
+              },
+              ...(profile === undefined ? [] : [{ Update: { TableName, ...profile } }]),
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (cancellationReasons(error) !== undefined) return false;
+        throw error;
+      }
+    },
+
+    async countFailures(userName, { previous, current }) {
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: {
+            ':pk': loginFailuresPartition(userName),
+            ':from': previous,
+            ':to': current,
+          },
+          ConsistentRead: true,
+        }),
+      );
+      return (result.Items ?? []).reduce((sum, item) => sum + Number(item.count ?? 0), 0);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+
+/** Sends login pins: e-mail through SES v2, SMS through SNS (the outbox on the twin). */
+export interface PinSender {
+  sendEmailPin(input: { to: string; pin: string }): Promise<void>;
+  sendSmsPin(input: { to: string; pin: string }): Promise<void>;
+}
+
+export function pinEmailText(pin: string): { subject: string; text: string } {
+  return {
+    subject: `Your login code: ${pin}`,
+    text: `Your login code is ${pin}. It is valid for 10 minutes and can be used once.\nIf you did not try to log in, ignore this e-mail.`,
+  };
+}
+
+export function pinSmsText(pin: string): string {
+  return `Your login code is ${pin}. Valid 10 minutes.`;
+}
+
+export function createPinSender(deps: {
+  ses: SESv2Client;
+  sns: SNSClient;
+  emailSender: string;
+}): PinSender {
+  return {
+    async sendEmailPin({ to, pin }) {
+      const { subject, text } = pinEmailText(pin);
+      await deps.ses.send(
+        new SendEmailCommand({
+          FromEmailAddress: deps.emailSender,
+          Destination: { ToAddresses: [to] },
+          Content: {
+            Simple: {
+              Subject: { Data: subject, Charset: 'UTF-8' },
+              Body: { Text: { Data: text, Charset: 'UTF-8' } },
+            },
+          },
+        }),
+      );
+    },
+    async sendSmsPin({ to, pin }) {
+      await deps.sns.send(
+        new PublishCommand({
+          PhoneNumber: to,
+          Message: pinSmsText(pin),
+          MessageAttributes: {
+            'AWS.SNS.SMS.SMSType': { DataType: 'String', StringValue: 'Transactional' },
+          },
+        }),
+      );
+    },
+  };
+}
