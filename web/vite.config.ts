@@ -34,6 +34,12 @@ export default defineConfig({
               test: /node_modules[\\/](@mui|@emotion|stylis|@popperjs|react-transition-group|clsx|prop-types|react-is|hoist-non-react-statics)[\\/]/,
               priority: 20,
             },
+            {
+              // Loaded on demand by lib/authClient.ts once /api/config names a user pool.
+              name: 'amplify',
+              test: /node_modules[\\/](aws-amplify|@aws-amplify|@aws-crypto|@aws-sdk|@smithy)[\\/]/,
+              priority: 25,
+            },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
           ],
         },

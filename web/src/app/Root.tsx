@@ -7,6 +7,7 @@ import {
   useRouteError,
 } from 'react-router';
 import { ErrorPage } from '../features/errors/components/ErrorPage';
+import { LoginModal } from '../features/accounts/components/LoginModal';
 import { AuthProvider } from '../lib/auth';
 
 /** Any route containing `rooms` redirects home (spec 000 §2: the rooms feature is not offered). */
@@ -14,7 +15,7 @@ export function isRoomsPath(pathname: string): boolean {
   return pathname.toLowerCase().includes('rooms');
 }
 
-/** The root route: session state, scroll restoration and the rooms redirect. */
+/** The root route: session state and the login modal, scroll restoration, the rooms redirect. */
 export function Root() {
   const { pathname } = useLocation();
   if (isRoomsPath(pathname)) return <Navigate to="/" replace />;
@@ -22,6 +23,7 @@ export function Root() {
     <AuthProvider>
       <ScrollRestoration />
       <Outlet />
+      <LoginModal />
     </AuthProvider>
   );
 }

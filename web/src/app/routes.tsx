@@ -1,9 +1,13 @@
 import type { RouteObject } from 'react-router';
+import { RequireGuest, RequireUser } from '../features/accounts/components/Guards';
+import { LoginPage } from '../features/accounts/components/LoginPage';
+import { SignupPage } from '../features/accounts/components/SignupPage';
 import { ErrorRoute, NotFoundPage } from '../features/errors/components/ErrorPage';
 import { TermsPage } from '../features/legal/components/TermsPage';
 import { SellersPage } from '../features/sellers/components/SellersPage';
 import { HomeRoute } from './HomeRoute';
 import { DefaultLayout } from './layouts/DefaultLayout';
+import { SessionLayout } from './layouts/SessionLayout';
 import { RouteError, Root } from './Root';
 
 /**
@@ -25,6 +29,30 @@ export const routes: RouteObject[] = [
               { path: 'sellers', Component: SellersPage },
               { path: 'legal/terms', Component: TermsPage },
               { path: 'error', Component: ErrorRoute },
+              {
+                // Visitors are sent home; the pages themselves come with later features.
+                Component: RequireUser,
+                children: [
+                  { path: 'account/*', Component: NotFoundPage },
+                  { path: 'checkout', Component: NotFoundPage },
+                  { path: 'market/product/:id/checkout', Component: NotFoundPage },
+                ],
+              },
+              { path: '*', Component: NotFoundPage },
+            ],
+          },
+        ],
+      },
+      {
+        path: 'session',
+        Component: SessionLayout,
+        children: [
+          {
+            ErrorBoundary: RouteError,
+            Component: RequireGuest,
+            children: [
+              { path: 'login', Component: LoginPage },
+              { path: 'signup', Component: SignupPage },
               { path: '*', Component: NotFoundPage },
             ],
           },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../test/utils';
-import { ApiError, apiGet, apiRequest, apiUrl, errorCodeOf } from './api';
+import { ApiError, apiGet, apiRequest, apiUrl, errorCodeOf, setApiSession } from './api';
 
 function stubFetch(impl: () => Promise<Response>) {
   const fetchMock = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) => impl());
@@ -103,5 +103,32 @@ describe('apiRequest', () => {
 
   it('treats unknown throwables as unexpected', () => {
     expect(errorCodeOf(new Error('x'))).toBe('unexpected');
+  });
+});
+
+describe('apiRequest with a session', () => {
+  afterEach(() => setApiSession(null));
+
+  it('sends the access token and reports a refused one', async () => {
+    const fetchMock = vi.fn(async () =>
+      jsonResponse({ error: { code: 'unauthenticated', message: 'x', requestId: 'r' } }, 401),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const onUnauthorized = vi.fn();
+    setApiSession({ accessToken: async () => 'token-1', onUnauthorized });
+    await expect(apiGet('/users/me')).rejects.toMatchObject({ code: 'unauthenticated' });
+    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect(new Headers(init.headers).get('Authorization')).toBe('Bearer token-1');
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends no Authorization header without a token', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse({ data: 1 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const onUnauthorized = vi.fn();
+    setApiSession({ accessToken: async () => undefined, onUnauthorized });
+    await apiGet('/config');
+    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect(new Headers(init.headers).has('Authorization')).toBe(false);
   });
 });

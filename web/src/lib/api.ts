@@ -47,6 +47,21 @@ export interface RequestOptions<T> {
 
 export const API_BASE = '/api';
 
+/** Where the API client gets the caller's access token, and whom it tells about a refused one. */
+export interface ApiSession {
+  /** The current access token (refreshed if needed), or undefined when there is no session. */
+  accessToken: () => Promise<string | undefined>;
+  /** Called when the API answers 401 to a call that carried a token: the session is gone. */
+  onUnauthorized: () => void;
+}
+
+let session: ApiSession | null = null;
+
+/** Installs (or, with null, removes) the session the calls authenticate with. */
+export function setApiSession(next: ApiSession | null): void {
+  session = next;
+}
+
 /** `/api` + path + the defined query parameters. */
 export function apiUrl(path: string, query?: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
@@ -96,6 +111,8 @@ function readErrorBody(payload: unknown, status: number): ApiError | undefined {
  */
 export async function apiRequest<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const { method = 'GET', query, body, schema, signal, headers } = options;
+  const current = session;
+  const token = current ? await current.accessToken() : undefined;
   const init: RequestInit = {
     method,
     signal,
@@ -103,6 +120,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
     headers: {
       Accept: 'application/json',
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
       ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -125,6 +143,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
     payload = undefined;
   }
 
+  if (response.status === 401 && token && current) current.onUnauthorized();
   const apiError = readErrorBody(payload, response.status);
   if (apiError) throw apiError;
   if (!response.ok) {
@@ -143,6 +162,14 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
     throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status, cause: parsed.error });
   }
   return parsed.data;
+}
+
+export function apiPost<T>(
+  path: string,
+  body: unknown,
+  options: Omit<RequestOptions<T>, 'method' | 'body'> = {},
+) {
+  return apiRequest<T>(path, { ...options, method: 'POST', body });
 }
 
 export function apiGet<T>(path: string, options: Omit<RequestOptions<T>, 'method' | 'body'> = {}) {

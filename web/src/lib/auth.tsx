@@ -1,13 +1,37 @@
-import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { setApiSession } from './api';
+import {
+  configureAuth,
+  currentAccessToken,
+  endSession,
+  readSession,
+  watchTokenRefresh,
+  type SessionClaims,
+} from './authClient';
+import { useConfig } from './config';
+import { toasts } from './toast';
 
-/** The signed-in user as the shell needs it (filled in by the accounts feature). */
+/** The signed-in user as the shell needs it. */
 export interface SessionUser {
+  /** Our user id (the Cognito username). */
   id: string;
+  email: string;
+  /** Empty until known (the token or the sign-up answer names it). */
   nick: string;
   name: string;
   avatar: string | null;
-  /** Whether the user has passed verification (shows Verify or Market in the bars). */
+  /** Whether the user has passed verification (e-mail and phone verified). */
   verified: boolean;
   /** Redeem space access: a number when the user is a redeemer (spec 001 §2), else null. */
   redeemer: number | null;
@@ -15,40 +39,198 @@ export interface SessionUser {
   guest: boolean;
 }
 
+export type AuthStatus = 'guest' | 'loading' | 'user';
+
 export interface AuthState {
-  status: 'guest' | 'authenticated';
+  status: AuthStatus;
   user: SessionUser | null;
-  /** Starts the login flow, coming back to `returnTo` (default: the current page) afterwards. */
+  /** Whether login can work at all (the deployment has a user pool and /api/config answered). */
+  available: boolean;
+  /** Opens the login modal, coming back to `returnTo` (default: the current page) afterwards. */
   openLogin: (returnTo?: string) => void;
+  closeLogin: () => void;
+  /** The login modal's state: null while closed. */
+  loginModal: { returnTo: string } | null;
+  /**
+   * Called when Cognito answered DONE: loads the session, then goes to `returnTo` unless it
+   * contains `session`, else home with `loggedForFirstTime=true`.
+   */
+  finishLogin: (returnTo: string, hint?: { nick?: string }) => Promise<void>;
+  /**
+   * Where a login that just finished on a session page is heading (the guest-only pages send the
+   * new user there rather than to /); null otherwise.
+   */
+  landing: string | null;
+  /** Signs out everywhere (the refresh token is revoked), then goes home. */
+  logout: () => Promise<void>;
 }
 
 export const LOGIN_PATH = '/session/login';
+export const FIRST_LOGIN_PATH = '/?loggedForFirstTime=true';
+
+/** Where to go after a login started from `returnTo` (spec 001 §2). */
+export function afterLoginPath(returnTo: string | null | undefined): string {
+  if (!returnTo || returnTo.includes('session')) return FIRST_LOGIN_PATH;
+  return returnTo;
+}
 
 export const AuthContext = createContext<AuthState | null>(null);
 
+function userFrom(claims: SessionClaims, nick?: string): SessionUser {
+  return {
+    id: claims.userId,
+    email: claims.email,
+    nick: claims.nick ?? nick ?? '',
+    name: '',
+    avatar: null,
+    // Logging in takes both the e-mail and the phone pin.
+    verified: true,
+    redeemer: null,
+    guest: false,
+  };
+}
+
 /**
- * Session state. Sign-in arrives with the accounts feature; until then every visitor is a guest
- * and `openLogin` goes to the spec's login route.
+ * The session, backed by Amplify Auth against the deployment's Cognito user pool (GET /api/config
+ * `auth`). Without a user pool every visitor stays a guest and login reports it is unavailable.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
+  const config = useConfig();
+  const settings = config.data?.auth ?? null;
+  const configLoading = config.isPending;
+
+  const [session, setSession] = useState<{ status: AuthStatus; user: SessionUser | null }>({
+    status: 'loading',
+    user: null,
+  });
+  // Without a user pool (or without /api/config) everyone is a guest.
+  const status: AuthStatus = configLoading ? 'loading' : settings ? session.status : 'guest';
+  const user = status === 'user' ? session.user : null;
+  const [loginModal, setLoginModal] = useState<{ returnTo: string } | null>(null);
+  const [landing, setLanding] = useState<string | null>(null);
+
   const here = useRef('/');
   const current = `${location.pathname}${location.search}`;
   useEffect(() => {
     here.current = current;
   }, [current]);
-  const value = useMemo<AuthState>(
-    () => ({
-      status: 'guest',
-      user: null,
-      openLogin: (returnTo?: string) => {
-        void navigate(LOGIN_PATH, { state: { returnTo: returnTo ?? here.current } });
+  // Once off the session pages, a finished login has landed.
+  const onSessionPage = location.pathname.includes('session');
+  if (landing !== null && !onSessionPage) setLanding(null);
+
+  const statusRef = useRef<AuthStatus>('loading');
+  useEffect(() => {
+    statusRef.current = status;
+  }, [status]);
+
+  /** A session that was there is gone: tell the user and become a guest. */
+  const expire = useCallback(() => {
+    if (statusRef.current !== 'user') return;
+    statusRef.current = 'guest';
+    setApiSession(null);
+    setSession({ status: 'guest', user: null });
+    toasts.show({ severity: 'warning', message: t('session.expired') });
+    void endSession(false);
+  }, [t]);
+
+  // Configure Amplify once /api/config answers, then restore a stored session.
+  useEffect(() => {
+    if (configLoading || !settings) return;
+    let active = true;
+    configureAuth(settings)
+      .then(() => readSession())
+      .then((claims) => {
+        if (active) setSession(claims ? { status: 'user', user: userFrom(claims) } : guest());
+      })
+      .catch(() => {
+        if (active) setSession(guest());
+      });
+    return () => {
+      active = false;
+    };
+  }, [configLoading, settings]);
+
+  // While logged in, every call carries the access token; a refused token ends the session.
+  const loggedIn = status === 'user';
+  useEffect(() => {
+    if (!loggedIn) return;
+    setApiSession({
+      accessToken: async () => {
+        try {
+          const token = await currentAccessToken();
+          if (!token) expire();
+          return token;
+        } catch {
+          expire();
+          return undefined;
+        }
       },
-    }),
+      onUnauthorized: expire,
+    });
+    let stop: (() => void) | undefined;
+    let active = true;
+    void watchTokenRefresh(expire).then((unsubscribe) => {
+      if (active) stop = unsubscribe;
+      else unsubscribe();
+    });
+    return () => {
+      active = false;
+      stop?.();
+      setApiSession(null);
+    };
+  }, [loggedIn, expire]);
+
+  const openLogin = useCallback((returnTo?: string) => {
+    setLoginModal({ returnTo: returnTo ?? here.current });
+  }, []);
+  const closeLogin = useCallback(() => setLoginModal(null), []);
+
+  const finishLogin = useCallback(
+    async (returnTo: string, hint?: { nick?: string }) => {
+      const claims = await readSession();
+      if (!claims) throw new Error('No session after login');
+      const target = afterLoginPath(returnTo);
+      statusRef.current = 'user';
+      // The guest-only pages redirect a user; `landing` sends the new one to the same target.
+      if (here.current.includes('session')) setLanding(target);
+      setSession({ status: 'user', user: userFrom(claims, hint?.nick) });
+      setLoginModal(null);
+      await navigate(target, { replace: returnTo.includes('session') });
+    },
     [navigate],
   );
+
+  const logout = useCallback(async () => {
+    // Stop using the session first, so calls in flight during sign-out do not "expire" it.
+    statusRef.current = 'guest';
+    setApiSession(null);
+    await endSession(true);
+    setSession(guest());
+    await navigate('/');
+  }, [navigate]);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      status,
+      user,
+      available: settings !== null,
+      openLogin,
+      closeLogin,
+      loginModal,
+      landing,
+      finishLogin,
+      logout,
+    }),
+    [status, user, settings, openLogin, closeLogin, loginModal, landing, finishLogin, logout],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+function guest(): { status: AuthStatus; user: SessionUser | null } {
+  return { status: 'guest', user: null };
 }
 
 export function useAuth(): AuthState {

@@ -1,3 +1,4 @@
+import type { AuthState, SessionUser } from '../lib/auth';
 import type { SellerSummary } from '@shared/schemas/profiles';
 import type { PublicConfig } from '@shared/schemas/system';
 import { DEFAULT_SWITCHES } from '@shared/switches';
@@ -24,6 +25,36 @@ export function sellerFixture(overrides: Partial<SellerSummary> = {}): SellerSum
     profile_image: '/media/avatars/lumen.png',
     followers_counter: 1_250,
     is_verified: true,
+    ...overrides,
+  };
+}
+
+export function userFixture(overrides: Partial<SessionUser> = {}): SessionUser {
+  return {
+    id: 'sub-1',
+    email: 'ana@example.com',
+    nick: 'ana',
+    name: 'Ana',
+    avatar: null,
+    verified: true,
+    redeemer: null,
+    guest: false,
+    ...overrides,
+  };
+}
+
+/** A hand-made auth context (for rendering the bars outside the app). */
+export function authStateFixture(overrides: Partial<AuthState> = {}): AuthState {
+  return {
+    status: 'guest',
+    user: null,
+    available: true,
+    openLogin: () => {},
+    closeLogin: () => {},
+    loginModal: null,
+    landing: null,
+    finishLogin: async () => {},
+    logout: async () => {},
     ...overrides,
   };
 }

@@ -6,45 +6,64 @@ import VerifiedUserRoundedIcon from '@mui/icons-material/VerifiedUserRounded';
 import BottomNavigation from '@mui/material/BottomNavigation';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
-import type { ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { USER_ACTIONS } from '../../features/accounts/accountItems';
+import { AccountMenu } from '../../features/accounts/components/AccountMenu';
 import { useAuth } from '../../lib/auth';
-import { firstSegment } from './navItems';
+import { firstSegment, NAV_ITEMS } from './navItems';
 
 export const BOTTOM_BAR_HEIGHT = 64;
 
-interface BottomAction {
-  key: 'market' | 'verify' | 'wallet' | 'notifications' | 'account';
+export interface BottomAction {
+  key: 'market' | 'verify' | 'wallet' | 'notifications';
   to: string;
   icon: ReactNode;
+  /** Whether the target page exists in this build (hidden until then). */
+  ready: boolean;
 }
 
-/**
- * The mobile bottom bar (below 768 px), for logged-in users only (spec 001 §2): verify (or
- * market), wallet, notifications (not for guest-flagged users) and account.
- */
-export function BottomBar() {
-  const { t } = useTranslation();
-  const { user } = useAuth();
-  const { pathname } = useLocation();
-  if (!user) return null;
+const marketReady = NAV_ITEMS.find((item) => item.key === 'market')?.ready ?? false;
+
+/** The link actions for a user, in the spec's order (the account button follows them). */
+export function bottomActions(user: { verified: boolean; guest: boolean }): BottomAction[] {
   const actions: BottomAction[] = [
     user.verified
-      ? { key: 'market', to: '/market/preview/marketplace', icon: <StorefrontRoundedIcon /> }
-      : { key: 'verify', to: '/account/settings/general', icon: <VerifiedUserRoundedIcon /> },
-    { key: 'wallet', to: '/account/wallet', icon: <AccountBalanceWalletRoundedIcon /> },
+      ? {
+          key: 'market',
+          to: '/market/preview/marketplace',
+          icon: <StorefrontRoundedIcon />,
+          ready: marketReady,
+        }
+      : { key: 'verify', ...USER_ACTIONS.verify, icon: <VerifiedUserRoundedIcon /> },
+    { key: 'wallet', ...USER_ACTIONS.wallet, icon: <AccountBalanceWalletRoundedIcon /> },
     ...(user.guest
       ? []
       : [
           {
             key: 'notifications',
-            to: '/account/activity',
+            ...USER_ACTIONS.notifications,
             icon: <NotificationsRoundedIcon />,
           } as const,
         ]),
-    { key: 'account', to: '/account/profile', icon: <AccountCircleRoundedIcon /> },
   ];
+  return actions;
+}
+
+/**
+ * The mobile bottom bar (below 768 px), for logged-in users only (spec 001 §2): verify (or
+ * market), wallet, notifications (not for guest-flagged users) and account, which opens the
+ * account menu. Actions whose pages are not built yet stay hidden.
+ */
+export function BottomBar() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const { pathname } = useLocation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  if (!user) return null;
+  const actions = bottomActions(user).filter((action) => action.ready);
   const current = actions.find((action) => firstSegment(action.to) === firstSegment(pathname));
   return (
     <Paper
@@ -61,7 +80,11 @@ export function BottomBar() {
         pb: 'env(safe-area-inset-bottom)',
       }}
     >
-      <BottomNavigation showLabels value={current?.key ?? false} sx={{ height: BOTTOM_BAR_HEIGHT }}>
+      <BottomNavigation
+        showLabels
+        value={anchor ? 'account' : (current?.key ?? false)}
+        sx={{ height: BOTTOM_BAR_HEIGHT }}
+      >
         {actions.map((action) => (
           <BottomNavigationAction
             key={action.key}
@@ -72,7 +95,17 @@ export function BottomBar() {
             to={action.to}
           />
         ))}
+        <BottomNavigationAction
+          value="account"
+          label={t('bottomBar.account')}
+          icon={<AccountCircleRoundedIcon />}
+          onClick={(event) => setAnchor(event.currentTarget)}
+          aria-haspopup="menu"
+          aria-expanded={Boolean(anchor)}
+          aria-controls={anchor ? menuId : undefined}
+        />
       </BottomNavigation>
+      <AccountMenu id={menuId} anchorEl={anchor} onClose={() => setAnchor(null)} />
     </Paper>
   );
 }

@@ -10,11 +10,20 @@ import { UI } from '@shared/constants/limits';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { Logo } from '../../components/Logo';
-import { useAuth } from '../../lib/auth';
+import VerifiedUserRoundedIcon from '@mui/icons-material/VerifiedUserRounded';
+import { USER_ACTIONS } from '../../features/accounts/accountItems';
+import { AccountButton } from '../../features/accounts/components/AccountMenu';
+import { SIGNUP_PATH } from '../../features/accounts/components/LoginSteps';
+import { useAuth, type SessionUser } from '../../lib/auth';
 import { DRAWER_ID } from './SideBar';
 
-export const SIGNUP_PATH = '/session/signup';
-export const CREATE_PATH = '/my-tokens/mint-form';
+/**
+ * Where Create leads after login: the mint form once it exists; until then the user stays on the
+ * current page rather than landing on a 404.
+ */
+export const CREATE_PATH: string | undefined = USER_ACTIONS.mint.ready
+  ? USER_ACTIONS.mint.to
+  : undefined;
 
 /** Login and Create for guests (spec 001 §2); Create is hidden while on sign-up. */
 function GuestActions() {
@@ -50,6 +59,46 @@ interface TopBarProps {
   /** Shows the menu button (below 1265 px) that opens the side bar drawer. */
   onMenuClick?: () => void;
   menuOpen?: boolean;
+}
+
+/**
+ * The logged-in actions (spec 001 §2): verify or mint, wallet, notifications (not for guest-flagged
+ * users) and the account button. Actions whose pages are not built yet stay hidden.
+ */
+function UserActions({ user }: { user: SessionUser }) {
+  const { t } = useTranslation();
+  const primary = user.verified ? USER_ACTIONS.mint : USER_ACTIONS.verify;
+  const icons = [
+    { key: 'wallet' as const, ...USER_ACTIONS.wallet },
+    ...(user.guest ? [] : [{ key: 'notifications' as const, ...USER_ACTIONS.notifications }]),
+  ].filter((action) => action.ready);
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0.5, sm: 1 } }}>
+      {primary.ready ? (
+        <Button
+          component={RouterLink}
+          to={primary.to}
+          variant="contained"
+          startIcon={user.verified ? <AddRoundedIcon /> : <VerifiedUserRoundedIcon />}
+          sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+        >
+          {user.verified ? t('topBar.mint') : t('topBar.verify')}
+        </Button>
+      ) : null}
+      {icons.map((action) => (
+        <IconButton
+          key={action.key}
+          component={RouterLink}
+          to={action.to}
+          aria-label={t(`bottomBar.${action.key}`)}
+          sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+        >
+          {action.icon}
+        </IconButton>
+      ))}
+      <AccountButton />
+    </Box>
+  );
 }
 
 /** The top bar: 50 px high, 70 px from 768 px wide. */
@@ -99,8 +148,7 @@ export function TopBar({ onMenuClick, menuOpen = false }: TopBarProps) {
           <Logo compact />
         </Link>
         <Box sx={{ flex: 1 }} />
-        {/* The signed-in actions (verify or mint, wallet, notifications, account) come with the accounts feature. */}
-        {user ? null : <GuestActions />}
+        {user ? <UserActions user={user} /> : <GuestActions />}
       </Box>
     </AppBar>
   );

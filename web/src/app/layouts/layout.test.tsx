@@ -3,11 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AuthContext, type AuthState } from '../../lib/auth';
-import { configFixture } from '../../test/fixtures';
+import { authStateFixture, configFixture, userFixture } from '../../test/fixtures';
 import { createTestQueryClient, jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { AppProviders } from '../providers';
 import { Root } from '../Root';
-import { BottomBar } from './BottomBar';
+import { BottomBar, bottomActions } from './BottomBar';
 import { EmptyLayout } from './EmptyLayout';
 import { SessionLayout } from './SessionLayout';
 import { isNavItemActive, NAV_ITEMS, visibleNavItems, type NavItem } from './navItems';
@@ -109,12 +109,13 @@ describe('top bar', () => {
     expect(within(header).queryByRole('button', { name: /^Create/ })).toBeNull();
   });
 
-  it('starts the login flow from Login', async () => {
+  it('opens the login modal from Login, staying on the page', async () => {
     mockApi({});
     const { router } = renderRoute('/legal/terms');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
-    expect(router.state.location.pathname).toBe('/session/login');
-    expect(router.state.location.state).toEqual({ returnTo: '/legal/terms' });
+    const dialog = await screen.findByRole('dialog', { name: 'Log in' });
+    expect(within(dialog).getByRole('textbox', { name: 'E-mail' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/legal/terms');
   });
 });
 
@@ -141,30 +142,28 @@ describe('bottom bar', () => {
   }
 
   it('is absent for guests', () => {
-    renderBottomBar({ status: 'guest', user: null, openLogin: () => {} });
+    renderBottomBar(authStateFixture());
     expect(screen.queryByRole('navigation', { name: 'Quick actions' })).toBeNull();
   });
 
-  it('shows verify, wallet, notifications and account to a logged-in user', () => {
-    renderBottomBar({
-      status: 'authenticated',
-      user: {
-        id: 'u1',
-        nick: 'ana',
-        name: 'Ana',
-        avatar: null,
-        verified: false,
-        redeemer: null,
-        guest: false,
-      },
-      openLogin: () => {},
-    });
+  it('shows a logged-in user only the actions whose pages exist, and the account menu', async () => {
+    renderBottomBar(
+      authStateFixture({ status: 'user', user: userFixture({ nick: 'ana', verified: false }) }),
+    );
     const nav = screen.getByRole('navigation', { name: 'Quick actions' });
-    expect(
-      within(nav)
-        .getAllByRole('link')
-        .map((link) => link.textContent),
-    ).toEqual(['Verify', 'Wallet', 'Notifications', 'Account']);
+    // Verify, wallet and notifications lead to pages later features add.
+    expect(within(nav).queryAllByRole('link')).toEqual([]);
+    await userEvent.click(within(nav).getByRole('button', { name: 'Account' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('@ana')).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: 'Log out' })).toBeTruthy();
+  });
+
+  it('lists verify (or market), wallet and notifications in the spec order', () => {
+    const keys = (user: { verified: boolean; guest: boolean }) =>
+      bottomActions(user).map((action) => action.key);
+    expect(keys({ verified: false, guest: false })).toEqual(['verify', 'wallet', 'notifications']);
+    expect(keys({ verified: true, guest: true })).toEqual(['market', 'wallet']);
   });
 });
 

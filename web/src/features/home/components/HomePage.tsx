@@ -20,10 +20,12 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useAuth } from '../../../lib/auth';
+import { USER_ACTIONS } from '../../accounts/accountItems';
 import { usePageMeta } from '../../../lib/head';
 
 const FEE_PERCENT = SALE_FEE_BPS / 100;
-const CREATE_PATH = '/my-tokens/mint-form';
+// The mint form comes later: until it exists, login after Create returns to this page.
+const CREATE_PATH: string | undefined = USER_ACTIONS.mint.ready ? USER_ACTIONS.mint.to : undefined;
 
 const heroGradient =
   'radial-gradient(900px 480px at 88% -5%, rgba(124, 58, 237, 0.55) 0%, transparent 62%),' +

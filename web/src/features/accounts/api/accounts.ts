@@ -1,0 +1,32 @@
+import * as z from 'zod';
+import { apiGet, apiPost } from '../../../lib/api';
+import type { RegisterBody } from '../schemas';
+
+export const registeredSchema = z.object({ id: z.string(), nick: z.string() });
+export type Registered = z.infer<typeof registeredSchema>;
+
+/** POST /api/users/register → 201 { data: { id, nick } }; 409 names the taken fields. */
+export function register(body: RegisterBody): Promise<Registered> {
+  return apiPost('/users/register', body, { schema: registeredSchema });
+}
+
+export type AvailabilityKind = 'nick' | 'email' | 'phone';
+
+const CHECK_PATHS: Record<AvailabilityKind, string> = {
+  nick: 'check-nickname',
+  email: 'check-email',
+  phone: 'check-mobile',
+};
+
+const availabilitySchema = z.object({ available: z.boolean() });
+
+/** GET /api/users/check-nickname|check-email|check-mobile/{value} → { data: { available } }. */
+export async function checkAvailability(
+  kind: AvailabilityKind,
+  value: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const path = `/users/${CHECK_PATHS[kind]}/${encodeURIComponent(value)}`;
+  const { available } = await apiGet(path, { schema: availabilitySchema, signal });
+  return available;
+}

@@ -1,0 +1,131 @@
+import LogoutRoundedIcon from '@mui/icons-material/LogoutRounded';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { useAuth, type SessionUser } from '../../../lib/auth';
+import { ACCOUNT_MENU_ITEMS } from '../accountItems';
+import { LogoutDialog } from './LogoutDialog';
+
+export function UserAvatar({ user, size = 36 }: { user: SessionUser; size?: number }) {
+  const initial = (user.nick || user.name || user.email || '?').charAt(0).toUpperCase();
+  return (
+    <Avatar
+      src={user.avatar ?? undefined}
+      alt=""
+      sx={{
+        width: size,
+        height: size,
+        bgcolor: 'primary.main',
+        fontSize: size * 0.45,
+        fontWeight: 600,
+      }}
+    >
+      {initial}
+    </Avatar>
+  );
+}
+
+interface AccountMenuProps {
+  anchorEl: HTMLElement | null;
+  onClose: () => void;
+  id?: string;
+}
+
+/**
+ * The account menu (spec 001 §2): "logged in as @nick", profile, activity, settings (each once
+ * its page exists) and logout, which asks for confirmation first.
+ */
+export function AccountMenu({ anchorEl, onClose, id }: AccountMenuProps) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const [confirming, setConfirming] = useState(false);
+  if (!user) return null;
+  const items = ACCOUNT_MENU_ITEMS.filter((item) => item.ready);
+  const who = user.nick ? `@${user.nick}` : user.email;
+  return (
+    <>
+      <Menu
+        id={id}
+        anchorEl={anchorEl}
+        open={Boolean(anchorEl)}
+        onClose={onClose}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { sx: { mt: 1, minWidth: 240, borderRadius: 3 } } }}
+      >
+        <Box sx={{ px: 2, py: 1.5, display: 'flex', gap: 1.5, alignItems: 'center' }}>
+          <UserAvatar user={user} size={40} />
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="caption" color="text.secondary" component="p">
+              {t('account.menu.loggedInAs')}
+            </Typography>
+            <Typography sx={{ fontWeight: 600 }} noWrap>
+              {who}
+            </Typography>
+          </Box>
+        </Box>
+        <Divider />
+        {items.map((item) => (
+          <MenuItem key={item.key} component={RouterLink} to={item.to} onClick={onClose}>
+            <ListItemIcon>{item.icon}</ListItemIcon>
+            {t(`account.menu.${item.key}`)}
+          </MenuItem>
+        ))}
+        <MenuItem
+          onClick={() => {
+            onClose();
+            setConfirming(true);
+          }}
+        >
+          <ListItemIcon>
+            <LogoutRoundedIcon fontSize="small" />
+          </ListItemIcon>
+          {t('account.menu.logout')}
+        </MenuItem>
+      </Menu>
+      <LogoutDialog open={confirming} onClose={() => setConfirming(false)} />
+    </>
+  );
+}
+
+/** The account button of the top bar: the avatar, opening the account menu. */
+export function AccountButton() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  if (!user) return null;
+  return (
+    <>
+      <Box
+        component="button"
+        type="button"
+        onClick={(event) => setAnchor(event.currentTarget)}
+        aria-label={t('account.menu.label')}
+        aria-haspopup="menu"
+        aria-expanded={Boolean(anchor)}
+        aria-controls={anchor ? menuId : undefined}
+        sx={{
+          p: 0.25,
+          border: 2,
+          borderColor: anchor ? 'primary.main' : 'transparent',
+          borderRadius: '50%',
+          bgcolor: 'transparent',
+          cursor: 'pointer',
+          display: 'inline-flex',
+          '&:hover': { borderColor: 'primary.light' },
+        }}
+      >
+        <UserAvatar user={user} size={34} />
+      </Box>
+      <AccountMenu id={menuId} anchorEl={anchor} onClose={() => setAnchor(null)} />
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * The i18n key of a failed login step (spec 001 §8: `login.errors.{status}`, plus rate_limited and
+ * network). Amplify raises AuthErrors named after Cognito's exceptions; the custom-auth triggers'
+ * refusals arrive in their message.
+ */
+export function loginErrorCode(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message.toLowerCase() : '';
+  const status = httpStatusOf(error);
+  if (name === 'NetworkError' || message.includes('network error')) return 'network';
+  if (
+    status === 429 ||
+    name === 'TooManyRequestsException' ||
+    name === 'LimitExceededException' ||
+    name === 'TooManyFailedAttemptsException' ||
+    message.includes('rate_limited') ||
+    message.includes('too many')
+  ) {
+    return 'rate_limited';
+  }
+  if (
+    status === 403 ||
+    message.includes('blocked') ||
+    message.includes('user is disabled') ||
+    name === 'UserDisabledException'
+  ) {
+    return 'login.errors.403';
+  }
+  if (
+    status === 401 ||
+    name === 'NotAuthorizedException' ||
+    name === 'UserNotFoundException' ||
+    name === 'CodeMismatchException' ||
+    name === 'ExpiredCodeException'
+  ) {
+    return 'login.errors.401';
+  }
+  return 'login.errors.500';
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const record = error as {
+    $metadata?: { httpStatusCode?: unknown };
+    underlyingError?: { $metadata?: { httpStatusCode?: unknown } };
+  };
+  const status =
+    record.$metadata?.httpStatusCode ?? record.underlyingError?.$metadata?.httpStatusCode;
+  return typeof status === 'number' ? status : undefined;
+}
