@@ -1,0 +1,102 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { jsErrors, launchBrowser, newPage, screenshot } from './browser';
+import { waitForPin } from './outbox';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Types a 4-digit pin into the code boxes of the current step. */
+async function typePin(page: Page, pin: string): Promise<void> {
+  await page.getByLabel('Digit 1 of 4').first().click();
+  await page.keyboard.type(pin);
+}
+
+describe('accounts in Chromium: sign-up, pins, logout, login', () => {
+  const stamp = Date.now().toString(36);
+  const nick = `e2e${stamp}`;
+  const email = `${nick}@example.com`;
+  // Unique per run: +34 6 + the last 8 digits of the clock.
+  const phone = `+346${String(Date.now()).slice(-8)}`;
+
+  it('signs up an individual with the e-mail code and the phone code, and lands logged in', async () => {
+    const { context, page } = await newPage(browser, 'desktop');
+    await page.goto(`${baseUrl}/session/signup`);
+    await page.getByLabel(/^Name\b/).fill('Erika');
+    await page.getByLabel(/^Surname\b/).fill('Tester');
+    await page.getByLabel(/^Username\b/).fill(nick);
+    await page.getByLabel(/^E-mail\b/).fill(email.toUpperCase());
+    await page
+      .getByLabel('Mobile phone')
+      .fill(`${phone.slice(0, 3)} ${phone.slice(3, 6)} ${phone.slice(6)}`);
+    await page.getByText('Available').first().waitFor();
+    await page.getByRole('checkbox').check();
+    await screenshot(page, 'signup-1280');
+    const before = new Date().toISOString();
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.getByText('Check your e-mail').first().waitFor();
+    await typePin(page, await waitForPin(baseUrl, 'email', email, before));
+    await page.getByText('Check your phone').first().waitFor();
+    await screenshot(page, 'signup-phone-pin-1280');
+    await typePin(page, await waitForPin(baseUrl, 'sms', phone, before));
+
+    await page.waitForURL(/\/\?loggedForFirstTime=true$/, { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByText(`@${nick}`).first().waitFor();
+    await screenshot(page, 'account-menu-1280');
+    expect(jsErrors(page)).toEqual([]);
+
+    // The directory lists only sellers: a fresh buyer account is not in it.
+    const sellers = (await (await fetch(`${baseUrl}/api/users/sellers`)).json()) as {
+      data: { items: { nick: string }[] };
+    };
+    expect(sellers.data.items.map((item) => item.nick)).not.toContain(nick);
+
+    // Log out, confirming the dialog: back to a guest.
+    await page.getByRole('menuitem', { name: /Log out/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Login' }).first().waitFor();
+    await context.close();
+  });
+
+  it('refuses the same nick, e-mail and phone a second time, naming each field', async () => {
+    const { context, page } = await newPage(browser, 'desktop');
+    await page.goto(`${baseUrl}/session/signup`);
+    await page.getByLabel(/^Username\b/).fill(nick);
+    await page.getByLabel(/^E-mail\b/).fill(email);
+    await page.getByLabel(/^Mobile phone\b/).fill(phone);
+    await expect.poll(() => page.getByText('Already taken').count()).toBe(3);
+    await context.close();
+  });
+
+  it('logs in with the login modal on a phone: e-mail, e-mail code, phone code', async () => {
+    const { context, page } = await newPage(browser, 'phone');
+    await page.goto(`${baseUrl}/sellers`);
+    await page.getByRole('button', { name: 'Login' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^E-mail\b/).fill(email);
+    const before = new Date().toISOString();
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByText('Check your e-mail').waitFor();
+    await screenshot(page, 'login-email-pin-375');
+    await typePin(page, await waitForPin(baseUrl, 'email', email, before));
+    await dialog.getByText('Check your phone').waitFor();
+    await typePin(page, await waitForPin(baseUrl, 'sms', phone, before));
+    // Back on the page the visitor came from, logged in.
+    await page.getByRole('button', { name: 'Account menu' }).first().waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).pathname).toBe('/sellers');
+    await screenshot(page, 'logged-in-375');
+    expect(jsErrors(page)).toEqual([]);
+    await context.close();
+  });
+});
