@@ -85,6 +85,62 @@ export const httpRoutes: readonly HttpRoute[] = [
     auth: 'public',
     group: 'accounts',
   },
+  {
+    method: 'POST',
+    path: '/api/rels/follow',
+    handler: 'follows/handlers/follow',
+    auth: 'user',
+    group: 'social',
+  },
+  {
+    method: 'POST',
+    path: '/api/rels/unfollow',
+    handler: 'follows/handlers/unfollow',
+    auth: 'user',
+    group: 'social',
+  },
+  {
+    method: 'POST',
+    path: '/api/rels/check/is-following',
+    handler: 'follows/handlers/is-following',
+    auth: 'user',
+    group: 'social',
+  },
+  {
+    method: 'POST',
+    path: '/api/rels/check/is-follower',
+    handler: 'follows/handlers/is-follower',
+    auth: 'user',
+    group: 'social',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/addresses',
+    handler: 'addresses/handlers/list-addresses',
+    auth: 'user',
+    group: 'accounts',
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/addaddress',
+    handler: 'addresses/handlers/add-address',
+    auth: 'user',
+    group: 'accounts',
+  },
+  {
+    method: 'PUT',
+    path: '/api/users/{id}/updateaddress/{addressId}',
+    handler: 'addresses/handlers/update-address',
+    auth: 'user',
+    group: 'accounts',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/users/{id}/deleteaddress/{addressId}',
+    handler: 'addresses/handlers/delete-address',
+    auth: 'user',
+    group: 'accounts',
+  },
   /**
    * Catch-all: any other /api path answers 404 `not_found` as JSON, in AWS and on the twin alike.
    * API Gateway and the local gateway both prefer every more specific route over a greedy one.

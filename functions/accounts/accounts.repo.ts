@@ -43,6 +43,41 @@ export interface AccountRecord {
   blocked: boolean;
   is_admin: boolean;
   created_at: string;
+  /**
+   * Set by logout, block (functions/sessions): access tokens whose sign-in (`auth_time`) is older
+   * are refused on every call. ISO-8601 UTC; absent until the first logout.
+   */
+  sessions_revoked_at?: string;
+}
+
+/** What the per-call session check needs of an account (functions/sessions). */
+export interface AccountStatus {
+  blocked: boolean;
+  sessionsRevokedAt: string | undefined;
+}
+
+/**
+ * The per-call session check's read: ONE strongly consistent GetItem of the account item,
+ * projected to the two attributes it needs. undefined when there is no account.
+ */
+export async function readAccountStatus(
+  deps: { doc: DynamoDBDocumentClient; tableName: string },
+  userId: string,
+): Promise<AccountStatus | undefined> {
+  const result = await deps.doc.send(
+    new GetCommand({
+      TableName: deps.tableName,
+      Key: accountKey(userId),
+      ConsistentRead: true,
+      ProjectionExpression: 'pk, blocked, sessions_revoked_at',
+    }),
+  );
+  if (result.Item === undefined) return undefined;
+  const revoked = result.Item.sessions_revoked_at;
+  return {
+    blocked: result.Item.blocked === true,
+    sessionsRevokedAt: typeof revoked === 'string' ? revoked : undefined,
+  };
 }
 
 export interface IdempotencyRecord {

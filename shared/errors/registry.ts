@@ -51,6 +51,12 @@ export const ERROR_CODES = {
   'login.errors.401': 'unauthenticated',
   'login.errors.403': 'forbidden',
   'login.errors.500': 'unexpected',
+  // Follows (spec 001 §7 rels/*).
+  'follows.errors.self': 'conflict',
+  // Addresses (spec 001 §3, §5): field code for the country, 20 per user, unknown address.
+  'forms.validation.country': 'invalid',
+  'addresses.errors.limit': 'invalid',
+  'addresses.errors.not_found': 'not_found',
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,6 +1,22 @@
 import * as z from 'zod';
 import type { ZodType } from 'zod';
 import { healthSchema, publicConfigSchema } from './system';
+import {
+  followBodySchema,
+  followResultSchema,
+  isFollowerBodySchema,
+  isFollowerResultSchema,
+  isFollowingBodySchema,
+  isFollowingResultSchema,
+} from './follows';
+import {
+  addressBodySchema,
+  addressListSchema,
+  addressPathSchema,
+  addressSchema,
+  deletedAddressSchema,
+  userPathSchema,
+} from './addresses';
 import { listSellersQuerySchema, sellerPageSchema } from './profiles';
 import {
   availabilitySchema,
@@ -83,6 +99,62 @@ export const apiSchemas: Record<string, CallSchemas> = {
     tags: ['accounts'],
     path: checkMobilePathSchema,
     response: availabilitySchema,
+  },
+  'POST /api/rels/follow': {
+    summary:
+      'Follow a user (spec 001 §7 rels/follow): followers_counter + 1 in the same transaction; a second follow changes nothing; 409 follows.errors.self, 404 users.errors.not_found',
+    tags: ['follows'],
+    body: followBodySchema,
+    response: followResultSchema,
+  },
+  'POST /api/rels/unfollow': {
+    summary:
+      'Unfollow a user (spec 001 §7 rels/unfollow): followers_counter - 1 (never below 0) in the same transaction; a second unfollow changes nothing',
+    tags: ['follows'],
+    body: followBodySchema,
+    response: followResultSchema,
+  },
+  'POST /api/rels/check/is-following': {
+    summary: 'Does the caller follow `followed`? (spec 001 §7 rels/check/is-following)',
+    tags: ['follows'],
+    body: isFollowingBodySchema,
+    response: isFollowingResultSchema,
+  },
+  'POST /api/rels/check/is-follower': {
+    summary: 'Does `follower` follow the caller? (spec 001 §7 rels/check/is-follower)',
+    tags: ['follows'],
+    body: isFollowerBodySchema,
+    response: isFollowerResultSchema,
+  },
+  'GET /api/users/{id}/addresses': {
+    summary: "The caller's addresses, default first (at most 20); {id} must be the caller (403)",
+    tags: ['addresses'],
+    path: userPathSchema,
+    response: addressListSchema,
+  },
+  'POST /api/users/{id}/addaddress': {
+    summary:
+      'Add an address (spec 001 §7 users/{id}/addaddress); the first is the default; at most 20 (400 addresses.errors.limit); {id} must be the caller (403)',
+    tags: ['addresses'],
+    path: userPathSchema,
+    body: addressBodySchema,
+    response: addressSchema,
+    responseStatus: 201,
+  },
+  'PUT /api/users/{id}/updateaddress/{addressId}': {
+    summary:
+      'Replace an address (spec 001 §7 users/{id}/updateaddress); default true moves the default; 404 addresses.errors.not_found',
+    tags: ['addresses'],
+    path: addressPathSchema,
+    body: addressBodySchema,
+    response: addressSchema,
+  },
+  'DELETE /api/users/{id}/deleteaddress/{addressId}': {
+    summary:
+      'Delete an address (spec 001 §7 users/{id}/deleteaddress); deleting the default makes the most recent one left the default',
+    tags: ['addresses'],
+    path: addressPathSchema,
+    response: deletedAddressSchema,
   },
   'ANY /api/{proxy+}': {
     summary: 'Any other path under /api: 404 not_found',
