@@ -18,11 +18,13 @@ import { readEnv } from '../functions/core/env';
 import { newId } from '../functions/core/ids';
 import { createProfilesRepo } from '../functions/profiles/profiles.repo';
 import { measureInitTime } from './init-time';
+import { benchLogin } from './login';
 import { kib, median, ms, percentile, table } from './stats';
 
 const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 7);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SELLERS = 200;
+const LOGINS = Number(process.env.BENCH_LOGINS ?? 20);
 
 async function bundles() {
   const outDir = path.join(REPO_ROOT, 'dist', 'bench-functions');
@@ -126,7 +128,9 @@ async function latency() {
     console.log(table(['call', 'p50', 'p95'], rows));
     const ratio = median(api) / median(raw);
     console.log(`\n   gateway p50 / raw Query p50 = ${ratio.toFixed(2)}×`);
+    const login = await benchLogin(twin, LOGINS);
     return {
+      login,
       apiP50: percentile(api, 50),
       apiP95: percentile(api, 95),
       rawP50: percentile(raw, 50),
