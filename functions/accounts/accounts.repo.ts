@@ -29,6 +29,7 @@ import {
   registerIdempotencyKey,
 } from './accounts.keys';
 import { PIN_RULES, pinTtl, type PinRecord, type PinStep } from './pins';
+import { cancellationReasons } from '../core/dynamo';
 
 /** A user's private identity record (never answered to other users). */
 export interface AccountRecord {
@@ -130,21 +131,6 @@ export interface AccountsRepo {
     profile: UpdateIntent | undefined;
   }): Promise<boolean>;
   countFailures(userName: string, buckets: { previous: string; current: string }): Promise<number>;
-}
-
-interface CancellationReason {
-  Code?: string;
-}
-
-function cancellationReasons(error: unknown): CancellationReason[] | undefined {
-  if (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: string }).name === 'TransactionCanceledException'
-  ) {
-    return (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
-  }
-  return undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -406,4 +392,24 @@ export function createAccountsRepo(deps: {
       return (result.Items ?? []).reduce((sum, item) => sum + Number(item.count ?? 0), 0);
     },
   };
+}
+
+/**
+ * The owner of a nick, e-mail or phone: ONE GetItem of its guard item (never a Scan). undefined
+ * when the value is free. Used through the accounts directory (directory.ts) by other domains.
+ */
+export async function readGuardOwner(
+  deps: { doc: DynamoDBDocumentClient; tableName: string },
+  field: UniqueField,
+  value: string,
+): Promise<string | undefined> {
+  const result = await deps.doc.send(
+    new GetCommand({
+      TableName: deps.tableName,
+      Key: guardKey(field, value),
+      ProjectionExpression: 'userId',
+    }),
+  );
+  const owner = result.Item?.userId;
+  return typeof owner === 'string' && owner !== '' ? owner : undefined;
 }

@@ -1,24 +1,22 @@
-import {
-  CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
-  type InitiateAuthCommandOutput,
-} from '@aws-sdk/client-cognito-identity-provider';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { gatewayFetch, useTwinEnv } from '../../infra/local/test/twin-context';
+import { useTwinEnv } from '../../infra/local/test/twin-context';
 import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
-import type { Registered } from '../../shared/schemas/accounts';
 import { createAccountsRepo, type AccountsRepo } from './accounts.repo';
 import { failureBuckets, failureTtl, PIN_RULES } from './pins';
+import {
+  answerPin,
+  lastPin,
+  signUp as signUpThroughGateway,
+  startLogin,
+  type ChallengeStep,
+} from './testing/session';
 
 /**
  * The login through the twin's local Cognito endpoint running our triggers: e-mail pin, phone
  * pin, tokens; pins read from the outbox. Skips only when the twin sets no COGNITO_ENDPOINT.
  */
 const RUN = `l${Date.now().toString(36)}`;
-let client: CognitoIdentityProviderClient;
-let clientId = '';
 let repo: AccountsRepo;
 let hasCognito = false;
 
@@ -27,94 +25,12 @@ beforeAll(() => {
   hasCognito = (context.env.COGNITO_ENDPOINT ?? '') !== '';
   const env = readEnv();
   repo = createAccountsRepo({ doc: dynamoDocumentClient(env), tableName: env.tableName });
-  if (!hasCognito) return;
-  clientId = context.env.USER_POOL_CLIENT_ID ?? '';
-  client = new CognitoIdentityProviderClient({
-    region: env.region,
-    endpoint: context.env.COGNITO_ENDPOINT,
-  });
 });
 
-interface OutboxMessage {
-  kind: 'email' | 'sms';
-  at: string;
-  to?: string[];
-  phoneNumber?: string;
-  text?: string | null;
-  message?: string;
-}
-
-async function lastPin(kind: 'email' | 'sms', to: string): Promise<string> {
-  const response = await gatewayFetch('/dev/outbox.json');
-  const { messages } = (await response.json()) as { messages: OutboxMessage[] };
-  // Newest first.
-  const mine = messages.filter((message) =>
-    kind === 'email'
-      ? message.kind === 'email' && (message.to ?? []).includes(to)
-      : message.kind === 'sms' && message.phoneNumber === to,
-  );
-  const newest = [...mine].sort((a, b) => (a.at < b.at ? 1 : -1))[0];
-  const text = (kind === 'email' ? newest?.text : newest?.message) ?? '';
-  const match = /\b(\d{4})\b/.exec(text);
-  if (match === null) {
-    throw new Error(`no pin for ${to} in ${JSON.stringify(messages.slice(0, 3))}`);
-  }
-  return match[1] as string;
-}
-
-async function signUp(): Promise<Registered> {
-  const suffix = `${Date.now() % 1_000_000}`.padStart(6, '0');
-  const response = await gatewayFetch('/api/users/register', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      user: {
-        user_option: 'individual',
-        nick: `${RUN}${suffix}`,
-        email: `${RUN}${suffix}@example.com`,
-        phone: `+3461${suffix}${Math.floor(Math.random() * 900 + 100)}`,
-        name: 'Login',
-        surname: 'Tester',
-        terms: true,
-      },
-    }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { data: Registered }).data;
-}
-
-async function start(email: string): Promise<InitiateAuthCommandOutput> {
-  return client.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'CUSTOM_AUTH',
-      ClientId: clientId,
-      AuthParameters: { USERNAME: email },
-    }),
-  );
-}
-
-type Step = {
-  Session?: string | undefined;
-  ChallengeParameters?: Record<string, string> | undefined;
-  AuthenticationResult?: unknown;
-};
-
-async function answer(
-  previous: {
-    Session?: string | undefined;
-    ChallengeParameters?: Record<string, string> | undefined;
-  },
-  value: string,
-) {
-  return client.send(
-    new RespondToAuthChallengeCommand({
-      ClientId: clientId,
-      ChallengeName: 'CUSTOM_CHALLENGE',
-      Session: previous.Session,
-      ChallengeResponses: { USERNAME: previous.ChallengeParameters?.USERNAME ?? '', ANSWER: value },
-    }),
-  );
-}
+const signUp = () => signUpThroughGateway(RUN);
+const start = startLogin;
+const answer = answerPin;
+type Step = ChallengeStep;
 
 describe('login with an e-mail pin, then a phone pin (local Cognito endpoint, real triggers)', () => {
   it('issues tokens after both pins and marks the account verified', async (context) => {

@@ -14,11 +14,14 @@ import { logger } from './logger';
 import { systemClock, type Clock } from './clock';
 import { authFromEvent, requireAuth, type AuthContext } from './auth';
 import type { AuthLevel } from '../routes';
+import type { SessionCheck } from '../sessions/sessions';
+import { sessionCheck } from '../sessions/sessions.deps';
 
 /**
  * The HTTP middleware stack every call goes through, in order:
  *   request id + structured log context → CORS → JSON body parsing (400 `invalid_json`) →
- *   auth context from JWT claims (401/403 by the route's level) → zod validation of path, query
+ *   auth context from JWT claims (401/403 by the route's level) → the session check of 'user' and
+ *   'admin' routes (blocked 403, revoked or unknown 401; functions/sessions) → zod validation of path, query
  *   and body (400 `invalid_request` naming every failing field) → the use case → `{ data }`;
  *   any error is mapped last: DomainError → its status and code, anything else → 500 `unexpected`
  *   with the request id, logged, never leaking internals.
@@ -55,6 +58,13 @@ export interface CallSpec<P, Q, B> {
   query?: ZodType<Q>;
   body?: ZodType<B>;
   clock?: Clock;
+  /**
+   * The per-call session check of 'user'/'admin' routes (functions/sessions): one strongly
+   * consistent read of the caller's account; refuses blocked accounts (403 `login.errors.403`),
+   * tokens signed in before a logout or block (401) and missing accounts (401). Injected by tests;
+   * the default reads the table.
+   */
+  session?: SessionCheck;
 }
 
 const JSON_HEADERS = {
@@ -154,10 +164,12 @@ export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unk
   run: (input: CallInput<P, Q, B>) => Promise<R | Reply<R>>,
 ) {
   const clock = spec.clock ?? systemClock;
+  const checkSession = spec.session ?? sessionCheck();
   const base = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
     const requestId = requestIdOf(event, context);
     const auth = authFromEvent(event);
     requireAuth(spec.auth, auth);
+    if (spec.auth !== 'public' && auth !== null) await checkSession(auth);
     // Calls without a body schema ignore the body (a catch-all 404 must not answer 400 first).
     const body =
       spec.body === undefined ? (undefined as B) : validate(spec.body, parseBody(event), 'body');

@@ -1,0 +1,22 @@
+/**
+ * DynamoDB error translation shared by the repos (the edge where conditional failures become
+ * domain outcomes).
+ */
+export interface CancellationReason {
+  Code?: string;
+}
+
+/**
+ * The per-item reasons of a cancelled TransactWriteItems (in the order of its items), or undefined
+ * when the error is not a transaction cancellation.
+ */
+export function cancellationReasons(error: unknown): CancellationReason[] | undefined {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: string }).name === 'TransactionCanceledException'
+  ) {
+    return (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
+  }
+  return undefined;
+}

@@ -1,0 +1,13 @@
+import { httpHandler } from '../../core/http';
+import { adminUserPathSchema } from '../../../shared/schemas/sessions';
+import { blockUser } from '../sessions';
+import { sessionsDeps } from '../sessions.deps';
+
+/** POST /api/admin/users/{userId}/block */
+export const handler = httpHandler(
+  { auth: 'admin', path: adminUserPathSchema },
+  async ({ auth, path, now }) => {
+    if (auth === null) throw new Error('auth middleware let a guest through');
+    return blockUser(sessionsDeps(), { adminId: auth.userId, userId: path.userId }, now);
+  },
+);

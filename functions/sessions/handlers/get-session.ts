@@ -1,0 +1,8 @@
+import { httpHandler } from '../../core/http';
+import { sessionView } from '../sessions';
+
+/** GET /api/session: the spec's "session check"; the middleware's session check ran already. */
+export const handler = httpHandler({ auth: 'user' }, async ({ auth }) => {
+  if (auth === null) throw new Error('auth middleware let a guest through');
+  return sessionView(auth);
+});
