@@ -1,0 +1,34 @@
+/**
+ * Follows: key builders. Access patterns:
+ *
+ * | pattern                                 | key condition                                           | index |
+ * |-----------------------------------------|---------------------------------------------------------|-------|
+ * | does A follow B? (is-following/follower)| pk = FOLLOWING#<A>, sk = <B>                            | table |
+ * | whom A follows                          | pk = FOLLOWING#<A>                                      | table |
+ * | followers of B                          | gsi2pk = FOLLOWERS#<B> (gsi2sk = <A>)                   | gsi2  |
+ *
+ * One edge item per (follower, followed) pair, written with attribute_not_exists(pk) in the same
+ * TransactWriteItems as the followed profile's followers_counter (and its sellers-index sort key),
+ * so a double follow or unfollow changes nothing and the counter always equals the edges.
+ */
+export const FOLLOW_TYPE = 'follow';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export function followKey(followerId: string, followedId: string): Key {
+  return { pk: `FOLLOWING#${followerId}`, sk: followedId };
+}
+
+export function followingPartition(followerId: string): string {
+  return `FOLLOWING#${followerId}`;
+}
+
+export function followersIndexKeys(
+  followerId: string,
+  followedId: string,
+): { gsi2pk: string; gsi2sk: string } {
+  return { gsi2pk: `FOLLOWERS#${followedId}`, gsi2sk: followerId };
+}
