@@ -5,6 +5,7 @@
  * |-------------------------------------------|-------------------------------------------------|-------|
  * | profile by user id                        | pk = USER#<id>, sk = PROFILE                    | table |
  * | sellers by followers_counter, descending  | gsi1pk = SELLERS, ScanIndexForward = false      | gsi1  |
+ * | profile by nick (get-by-nickname)         | accounts' NICK#<nick> guard → user id, then ↑   | table |
  *
  * Only sellers carry gsi1 keys (a sparse index): the directory lists sellers only (spec 000 §1).
  * gsi1sk = <followers_counter, 12 digits zero-padded>#<user id>, so equal counters fall back to a

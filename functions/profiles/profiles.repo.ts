@@ -1,6 +1,20 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { decodeCursor, encodeCursor } from '../core/cursor';
-import type { UserOption } from '../../shared/schemas/profiles';
+import { DomainError } from '../core/errors';
+import type { SocialSite, UserOption } from '../../shared/schemas/profiles';
 import { PROFILE_TYPE, profileKey, SELLERS_PARTITION, sellerIndexKeys } from './profiles.keys';
 
 /** A user's public profile as stored (spec 001 §3 field names). */
@@ -22,7 +36,40 @@ export interface ProfileRecord {
   is_verified: boolean;
   is_seller: boolean;
   created_at: string;
+  /*
+   * Written by the edit-profile calls (issue 3 item 6); optional so that items written before them
+   * (sign-up, seed data) stay valid and read as null / {}.
+   */
+  /** Company address (companies). */
+  entity_address?: string | null;
+  /** S3 key of the 96 px avatar thumbnail, or null. */
+  profile_thumb?: string | null;
+  /** Embed URL of the profile video, or null. */
+  video_url?: string | null;
+  /** Allowed social links, keyed by site. */
+  social_media?: Partial<Record<SocialSite, string>>;
+  updated_at?: string;
 }
+
+/** The fields the edit-profile calls may change (never keys, counters or flags). */
+export type ProfileChanges = Partial<
+  Pick<
+    ProfileRecord,
+    | 'name'
+    | 'surname'
+    | 'entity_name'
+    | 'entity_address'
+    | 'title'
+    | 'slogan'
+    | 'summary'
+    | 'video_url'
+    | 'social_media'
+    | 'profile_image'
+    | 'profile_thumb'
+    | 'header_image'
+    | 'updated_at'
+  >
+>;
 
 export interface ProfilesRepo {
   putProfile(profile: ProfileRecord): Promise<void>;
@@ -30,6 +77,19 @@ export interface ProfilesRepo {
     items: ProfileRecord[];
     nextCursor: string | null;
   }>;
+}
+
+/** Reads and edits of one profile (the edit-profile calls). */
+export interface ProfileStore {
+  getProfile(userId: string): Promise<ProfileRecord | undefined>;
+  /**
+   * Sets the given fields (only these: the sellers index keys stay as they are) on an existing
+   * profile; answers the profile before and after. 404 `users.errors.not_found` when none.
+   */
+  updateProfile(
+    userId: string,
+    changes: ProfileChanges,
+  ): Promise<{ before: ProfileRecord; after: ProfileRecord }>;
 }
 
 const SELLERS_CURSOR = 'sellers';
@@ -86,6 +146,150 @@ export function createProfilesRepo(deps: {
             )
           : null;
       return { items: page.map(toRecord), nextCursor };
+    },
+  };
+}
+
+function isConditionalCheckFailed(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: string }).name === 'ConditionalCheckFailedException'
+  );
+}
+
+/** Profile reads and edits against the table (the profiles domain's only DynamoDB caller). */
+export function createProfileStore(deps: {
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+}): ProfileStore {
+  const { doc, tableName } = deps;
+  return {
+    async getProfile(userId) {
+      const result = await doc.send(
+        new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true }),
+      );
+      return result.Item === undefined ? undefined : toRecord(result.Item);
+    },
+
+    async updateProfile(userId, changes) {
+      const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+      if (entries.length === 0) {
+        const current = await this.getProfile(userId);
+        if (current === undefined) {
+          throw new DomainError('users.errors.not_found', {
+            message: 'This user could not be found.',
+          });
+        }
+        return { before: current, after: current };
+      }
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const sets = entries.map(([field, value], index) => {
+        names[`#f${index}`] = field;
+        values[`:v${index}`] = value;
+        return `#f${index} = :v${index}`;
+      });
+      try {
+        const result = await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: profileKey(userId),
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+            ReturnValues: 'ALL_OLD',
+          }),
+        );
+        const before = toRecord(result.Attributes ?? {});
+        return { before, after: { ...before, ...Object.fromEntries(entries) } as ProfileRecord };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) {
+          throw new DomainError('users.errors.not_found', {
+            message: 'This user could not be found.',
+          });
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** Profile images in the images bucket: presigned uploads, reads, writes, deletes. */
+export interface ProfileImagesStore {
+  /** A presigned POST for exactly one object: this key, this Content-Type, at most maxBytes. */
+  presignUpload(input: {
+    key: string;
+    contentType: string;
+    maxBytes: number;
+    expiresSeconds: number;
+  }): Promise<{ url: string; fields: Record<string, string> }>;
+  /**
+   * The object's bytes; 'missing' when there is none; 'too_large' (without downloading it) when
+   * it is over maxBytes.
+   */
+  read(key: string, maxBytes: number): Promise<Buffer | 'missing' | 'too_large'>;
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  delete(keys: readonly string[]): Promise<void>;
+}
+
+export function createProfileImagesStore(deps: {
+  s3: S3Client;
+  bucket: string;
+}): ProfileImagesStore {
+  const { s3, bucket } = deps;
+  return {
+    async presignUpload({ key, contentType, maxBytes, expiresSeconds }) {
+      return createPresignedPost(s3, {
+        Bucket: bucket,
+        Key: key,
+        Conditions: [
+          ['content-length-range', 1, maxBytes],
+          ['eq', '$Content-Type', contentType],
+        ],
+        Fields: { 'Content-Type': contentType },
+        Expires: expiresSeconds,
+      });
+    },
+
+    async read(key, maxBytes) {
+      let result;
+      try {
+        result = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      } catch (error) {
+        const name = (error as { name?: string }).name;
+        if (name === 'NoSuchKey' || name === 'NotFound') return 'missing';
+        throw error;
+      }
+      const body = result.Body;
+      if (body === undefined) return 'missing';
+      if ((result.ContentLength ?? 0) > maxBytes) {
+        await body.transformToWebStream().cancel();
+        return 'too_large';
+      }
+      const bytes = Buffer.from(await body.transformToByteArray());
+      return bytes.length > maxBytes ? 'too_large' : bytes;
+    },
+
+    async put(key, body, contentType) {
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+          // Keys are never reused (a ULID per upload), so the CDN may cache for good.
+          CacheControl: 'public, max-age=31536000, immutable',
+        }),
+      );
+    },
+
+    async delete(keys) {
+      // One DeleteObject per key (a handful at most): no multi-object delete checksum rules.
+      await Promise.all(
+        keys.map((Key) => s3.send(new DeleteObjectCommand({ Bucket: bucket, Key }))),
+      );
     },
   };
 }
