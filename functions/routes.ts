@@ -20,6 +20,19 @@ export interface HttpRoute {
   handler: string;
   auth: AuthLevel;
   group: StackGroup;
+  /**
+   * What the function may touch, where the method's default (GET reads the table; other methods
+   * write it and the buckets) is not enough. CDK grants exactly this.
+   */
+  access?: {
+    table?: 'read' | 'write';
+    images?: 'read' | 'write' | 'readwrite';
+    files?: 'read' | 'write' | 'readwrite';
+  };
+  /** Native modules the handler loads at run time (kept out of the bundle, shipped beside it). */
+  native?: readonly string[];
+  /** Memory in MB when the default (512) is not enough, e.g. image processing. */
+  memoryMb?: number;
 }
 
 export interface WebSocketRoute {
@@ -140,6 +153,75 @@ export const httpRoutes: readonly HttpRoute[] = [
     handler: 'addresses/handlers/delete-address',
     auth: 'user',
     group: 'accounts',
+  },
+  // Sessions (issue 3 item 4) and admins' block/unblock (item 11): functions/sessions.
+  {
+    method: 'GET',
+    path: '/api/session',
+    handler: 'sessions/handlers/get-session',
+    auth: 'user',
+    group: 'accounts',
+  },
+  {
+    method: 'POST',
+    path: '/api/session/logout',
+    handler: 'sessions/handlers/logout',
+    auth: 'user',
+    group: 'accounts',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/users/{userId}/block',
+    handler: 'sessions/handlers/block-user',
+    auth: 'admin',
+    group: 'accounts',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/users/{userId}/unblock',
+    handler: 'sessions/handlers/unblock-user',
+    auth: 'admin',
+    group: 'accounts',
+  },
+  // Profiles (issue 3 item 6): public profile, edit profile, private view, profile images.
+  {
+    method: 'GET',
+    path: '/api/users/get-by-nickname/{nick}',
+    handler: 'profiles/handlers/get-by-nickname',
+    auth: 'public',
+    group: 'accounts',
+  },
+  {
+    method: 'PUT',
+    path: '/api/users/{id}',
+    handler: 'profiles/handlers/update-profile',
+    auth: 'user',
+    group: 'accounts',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/user-profile',
+    handler: 'profiles/handlers/get-user-profile',
+    auth: 'user',
+    group: 'accounts',
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/images/upload',
+    handler: 'profiles/handlers/create-image-upload',
+    auth: 'user',
+    group: 'accounts',
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/images',
+    handler: 'profiles/handlers/confirm-image',
+    auth: 'user',
+    group: 'accounts',
+    // Reads the upload, writes the re-encoded images, deletes both; sharp decodes and encodes.
+    access: { table: 'write', images: 'readwrite' },
+    native: ['sharp'],
+    memoryMb: 1024,
   },
   /**
    * Catch-all: any other /api path answers 404 `not_found` as JSON, in AWS and on the twin alike.

@@ -17,8 +17,8 @@ export interface DataAccess {
   files?: BucketAccess;
 }
 
-export function httpRouteAccess(route: Pick<HttpRoute, 'method'>): DataAccess {
-  switch (route.method) {
+function methodAccess(method: HttpRoute['method']): DataAccess {
+  switch (method) {
     case 'ANY':
       return {};
     case 'GET':
@@ -26,6 +26,11 @@ export function httpRouteAccess(route: Pick<HttpRoute, 'method'>): DataAccess {
     default:
       return { table: 'write', images: 'write', files: 'readwrite' };
   }
+}
+
+/** The method's default access, with the route's own `access` (functions/routes.ts) over it. */
+export function httpRouteAccess(route: Pick<HttpRoute, 'method' | 'access'>): DataAccess {
+  return { ...methodAccess(route.method), ...route.access };
 }
 
 export const WEBSOCKET_ACCESS: DataAccess = { table: 'write' };

@@ -177,7 +177,8 @@ describe('HTTP API', () => {
       for (const route of groupRoutes) {
         t.hasResourceProperties('AWS::ApiGatewayV2::Route', {
           RouteKey: routeKey(route),
-          AuthorizationType: 'NONE',
+          // Public routes have no authorizer; 'user' and 'admin' ones the Cognito JWT authorizer.
+          AuthorizationType: route.auth === 'public' ? 'NONE' : 'JWT',
         });
         functionLogicalId(t, route.handler);
       }

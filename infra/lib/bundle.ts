@@ -14,6 +14,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { httpRoutes } from '../../functions/routes';
 
 /** Repository root (this file lives in infra/lib). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,7 +70,11 @@ const ESM_CJS_SHIM = [
  *   s3-request-presigner, Powertools), which must be bundled anyway.
  * The cost is a few hundred KB per bundle, which the bench prints.
  */
-const EXTERNAL: string[] = [];
+const EXTERNAL: string[] = [
+  // Native modules (a route's `native` in functions/routes.ts) cannot be bundled: their binaries
+  // are resolved at run time (node_modules on the twin; a Lambda layer in AWS, docs/operations.md).
+  ...new Set(httpRoutes.flatMap((route) => route.native ?? [])),
+];
 
 export function esbuildOptions(
   entries: { in: string; out: string }[],

@@ -74,6 +74,7 @@ export class RoutesStack extends Stack {
         stage: props.config.stage,
         webOrigin: props.webOrigin,
         logRetentionDays: props.config.logRetentionDays,
+        ...(route.memoryMb === undefined ? {} : { memorySize: route.memoryMb }),
         environment: { ...props.config.featureEnv, [ENV.realtimeUrl]: props.realtimeUrl },
       });
       applyAccess(fn, httpRouteAccess(route), refs);
