@@ -51,12 +51,21 @@ export const ERROR_CODES = {
   'login.errors.401': 'unauthenticated',
   'login.errors.403': 'forbidden',
   'login.errors.500': 'unexpected',
+  // Sessions and admins (issue 3 items 4, 11): an admin cannot block their own account.
+  'admin.errors.self_block': 'conflict',
   // Follows (spec 001 §7 rels/*).
   'follows.errors.self': 'conflict',
   // Addresses (spec 001 §3, §5): field code for the country, 20 per user, unknown address.
   'forms.validation.country': 'invalid',
   'addresses.errors.limit': 'invalid',
   'addresses.errors.not_found': 'not_found',
+  // Profiles (spec 001 §5, §8): edit-profile form, video link, profile images.
+  'account.edit_profile.errors.validation': 'invalid',
+  'account.edit_profile.errors.uploading': 'invalid',
+  'forms.validation.link': 'invalid',
+  'forms.validation.user_type': 'invalid',
+  'forms.validation.image.size': 'invalid',
+  'forms.validation.image.type': 'invalid',
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

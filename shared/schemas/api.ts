@@ -17,7 +17,19 @@ import {
   deletedAddressSchema,
   userPathSchema,
 } from './addresses';
-import { listSellersQuerySchema, sellerPageSchema } from './profiles';
+import {
+  imageConfirmBodySchema,
+  imageUploadBodySchema,
+  listSellersQuerySchema,
+  nickPathSchema,
+  presignedUploadSchema,
+  privateProfileSchema,
+  profileUserPathSchema,
+  publicProfileSchema,
+  sellerPageSchema,
+  updateProfileSchema,
+} from './profiles';
+import { adminUserPathSchema, blockStateSchema, loggedOutSchema, sessionSchema } from './sessions';
 import {
   availabilitySchema,
   checkEmailPathSchema,
@@ -155,6 +167,69 @@ export const apiSchemas: Record<string, CallSchemas> = {
     tags: ['addresses'],
     path: addressPathSchema,
     response: deletedAddressSchema,
+  },
+  'GET /api/session': {
+    summary:
+      "The caller (spec 001 session check); like every user/admin call, 403 login.errors.403 for a blocked account and 401 for a token signed in before the user's last logout or block",
+    tags: ['sessions'],
+    response: sessionSchema,
+  },
+  'POST /api/session/logout': {
+    summary:
+      'Logout: every session of the caller ends (sessions_revoked_at = now; Cognito AdminUserGlobalSignOut revokes the refresh tokens); the same access token then answers 401. Idempotent',
+    tags: ['sessions'],
+    response: loggedOutSchema,
+  },
+  'POST /api/admin/users/{userId}/block': {
+    summary:
+      'Admins: block a user (403 on login and on every call; AdminDisableUser + AdminUserGlobalSignOut); 409 admin.errors.self_block, 404 users.errors.not_found',
+    tags: ['admin'],
+    path: adminUserPathSchema,
+    response: blockStateSchema,
+  },
+  'POST /api/admin/users/{userId}/unblock': {
+    summary: 'Admins: unblock a user (AdminEnableUser); 404 users.errors.not_found',
+    tags: ['admin'],
+    path: adminUserPathSchema,
+    response: blockStateSchema,
+  },
+  'GET /api/users/get-by-nickname/{nick}': {
+    summary:
+      'Public profile by nick (spec 001 §7 users/get-by-nickname); 404 users.errors.not_found for an unknown nick',
+    tags: ['profiles'],
+    path: nickPathSchema,
+    response: publicProfileSchema,
+  },
+  'PUT /api/users/{id}': {
+    summary:
+      'Edit the profile (spec 001 §7 PUT users/{id}, §2, §5): fields by user type (others 400 forms.validation.user_type), video link saved as an embed URL (else 400 forms.validation.link), social links outside LinkedIn/Twitter/Instagram/Facebook/Medium dropped; {id} must be the caller (403)',
+    tags: ['profiles'],
+    path: profileUserPathSchema,
+    body: updateProfileSchema,
+    response: publicProfileSchema,
+  },
+  'GET /api/users/{id}/user-profile': {
+    summary:
+      "The caller's own profile with e-mail and phone (spec 001 §7 users/{id}/user-profile); {id} must be the caller (403)",
+    tags: ['profiles'],
+    path: profileUserPathSchema,
+    response: privateProfileSchema,
+  },
+  'POST /api/users/{id}/images/upload': {
+    summary:
+      'A presigned POST for a profile image (replaces auth/profile-image, auth/profile-header-image): avatar ≤ 8 MB, cover ≤ 2 MB (companies, else 403); png, jpeg or bmp (400 forms.validation.image.size / .type); expires in 5 minutes',
+    tags: ['profiles'],
+    path: profileUserPathSchema,
+    body: imageUploadBodySchema,
+    response: presignedUploadSchema,
+  },
+  'POST /api/users/{id}/images': {
+    summary:
+      'Apply an uploaded profile image: real type by magic bytes and size checked (else deleted, 400 forms.validation.image.type / .size), re-encoded to WebP (avatar 400 px + 96 px thumbnail, cover ≤ 1500 px wide), previous images deleted',
+    tags: ['profiles'],
+    path: profileUserPathSchema,
+    body: imageConfirmBodySchema,
+    response: publicProfileSchema,
   },
   'ANY /api/{proxy+}': {
     summary: 'Any other path under /api: 404 not_found',

@@ -8,6 +8,7 @@ import {
 } from 'react-router';
 import { ErrorPage } from '../features/errors/components/ErrorPage';
 import { LoginModal } from '../features/accounts/components/LoginModal';
+import { EditProfileHost } from '../features/profiles/components/EditProfileHost';
 import { AuthProvider } from '../lib/auth';
 
 /** Any route containing `rooms` redirects home (spec 000 §2: the rooms feature is not offered). */
@@ -15,7 +16,7 @@ export function isRoomsPath(pathname: string): boolean {
   return pathname.toLowerCase().includes('rooms');
 }
 
-/** The root route: session state and the login modal, scroll restoration, the rooms redirect. */
+/** The root route: session state, the login and edit-profile modals, scroll restoration, the rooms redirect. */
 export function Root() {
   const { pathname } = useLocation();
   if (isRoomsPath(pathname)) return <Navigate to="/" replace />;
@@ -24,6 +25,7 @@ export function Root() {
       <ScrollRestoration />
       <Outlet />
       <LoginModal />
+      <EditProfileHost />
     </AuthProvider>
   );
 }

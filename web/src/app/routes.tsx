@@ -4,6 +4,7 @@ import { LoginPage } from '../features/accounts/components/LoginPage';
 import { SignupPage } from '../features/accounts/components/SignupPage';
 import { ErrorRoute, NotFoundPage } from '../features/errors/components/ErrorPage';
 import { TermsPage } from '../features/legal/components/TermsPage';
+import { ProfilePage } from '../features/profiles/components/ProfilePage';
 import { SellersPage } from '../features/sellers/components/SellersPage';
 import { HomeRoute } from './HomeRoute';
 import { DefaultLayout } from './layouts/DefaultLayout';
@@ -38,6 +39,8 @@ export const routes: RouteObject[] = [
                   { path: 'market/product/:id/checkout', Component: NotFoundPage },
                 ],
               },
+              // Public profiles; reserved or malformed first segments still show the 404.
+              { path: ':usernick', Component: ProfilePage },
               { path: '*', Component: NotFoundPage },
             ],
           },

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { setApiSession } from './api';
+import { apiPost, setApiSession } from './api';
 import {
   configureAuth,
   currentAccessToken,
@@ -204,7 +204,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(async () => {
-    // Stop using the session first, so calls in flight during sign-out do not "expire" it.
+    // Revoke every session of the user on our side first (the API then refuses tokens issued
+    // before now, which API Gateway's JWT check alone would accept until they expire). A 401 means
+    // the session was already over; nothing else stops the logout.
+    await apiPost('/api/session/logout', {}).catch(() => undefined);
+    // Stop using the session, so calls in flight during sign-out do not "expire" it.
     statusRef.current = 'guest';
     setApiSession(null);
     await endSession(true);

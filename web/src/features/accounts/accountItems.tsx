@@ -19,10 +19,11 @@ export interface AccountItem<K extends string> {
 /** The account menu of spec 001 §2, in the spec's order (logout is always there). */
 export const ACCOUNT_MENU_ITEMS: readonly AccountItem<'profile' | 'activity' | 'settings'>[] = [
   {
+    // The public profile `/:nick`; AccountMenu puts the user's nick in.
     key: 'profile',
-    to: '/account/profile',
+    to: '/:nick',
     icon: <PersonOutlineRoundedIcon fontSize="small" />,
-    ready: false,
+    ready: true,
   },
   {
     key: 'activity',

@@ -1,3 +1,4 @@
+import EditRoundedIcon from '@mui/icons-material/EditRounded';
 import LogoutRoundedIcon from '@mui/icons-material/LogoutRounded';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -10,6 +11,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useAuth, type SessionUser } from '../../../lib/auth';
+import { editProfileModal } from '../../profiles/editProfileStore';
 import { ACCOUNT_MENU_ITEMS } from '../accountItems';
 import { LogoutDialog } from './LogoutDialog';
 
@@ -47,7 +49,10 @@ export function AccountMenu({ anchorEl, onClose, id }: AccountMenuProps) {
   const { user } = useAuth();
   const [confirming, setConfirming] = useState(false);
   if (!user) return null;
-  const items = ACCOUNT_MENU_ITEMS.filter((item) => item.ready);
+  // The profile item needs the nick (empty until the session names it).
+  const items = ACCOUNT_MENU_ITEMS.filter(
+    (item) => item.ready && (item.key !== 'profile' || user.nick !== ''),
+  ).map((item) => (item.key === 'profile' ? { ...item, to: `/${user.nick}` } : item));
   const who = user.nick ? `@${user.nick}` : user.email;
   return (
     <>
@@ -78,6 +83,17 @@ export function AccountMenu({ anchorEl, onClose, id }: AccountMenuProps) {
             {t(`account.menu.${item.key}`)}
           </MenuItem>
         ))}
+        <MenuItem
+          onClick={() => {
+            onClose();
+            editProfileModal.open();
+          }}
+        >
+          <ListItemIcon>
+            <EditRoundedIcon fontSize="small" />
+          </ListItemIcon>
+          {t('account.menu.editProfile')}
+        </MenuItem>
         <MenuItem
           onClick={() => {
             onClose();

@@ -3,11 +3,13 @@ import VerifiedRoundedIcon from '@mui/icons-material/VerifiedRounded';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { abbreviateCount } from '@shared/format';
 import type { SellerSummary } from '@shared/schemas/profiles';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { SellerAvatar } from './SellerAvatar';
 
 interface SellerCardProps {
@@ -56,7 +58,23 @@ function SellerName({ seller, centered }: { seller: SellerSummary; centered: boo
         sx={{ fontWeight: 700, fontSize: '1.02rem', lineHeight: 1.3 }}
         title={seller.name}
       >
-        {seller.name}
+        {/* A stretched link: the whole card opens the profile, named by the seller's name. */}
+        <Link
+          component={RouterLink}
+          to={`/${seller.nick}`}
+          underline="none"
+          color="inherit"
+          sx={{
+            '&::after': { content: '""', position: 'absolute', inset: 0, borderRadius: '16px' },
+            '&:focus-visible': { outline: 'none' },
+            '&:focus-visible::after': {
+              outline: '3px solid rgba(79, 70, 229, 0.55)',
+              outlineOffset: 2,
+            },
+          }}
+        >
+          {seller.name}
+        </Link>
       </Typography>
       {seller.is_verified ? (
         // titleAccess gives the icon its accessible name and the browser's hover tooltip.
@@ -77,6 +95,7 @@ export function SellerCard({ seller, showFollowers, variant = 'row' }: SellerCar
     <Card
       component="article"
       sx={{
+        position: 'relative',
         height: '100%',
         p: tile ? 2.5 : 2.25,
         display: 'flex',

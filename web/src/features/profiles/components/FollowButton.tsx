@@ -1,0 +1,49 @@
+import CheckRoundedIcon from '@mui/icons-material/CheckRounded';
+import PersonAddRoundedIcon from '@mui/icons-material/PersonAddRounded';
+import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../../lib/auth';
+import { useErrorText } from '../../../lib/errors';
+import { toasts } from '../../../lib/toast';
+import { useFollowMutation, useIsFollowing } from '../hooks/useProfile';
+import type { PublicProfile } from '../schemas';
+
+/**
+ * Follow / unfollow (spec 001 §6: needs login). Guests get the login modal; the owner of the
+ * profile gets no button at all.
+ */
+export function FollowButton({ profile }: { profile: PublicProfile }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const { status, user, openLogin } = useAuth();
+  const own = user?.id === profile.id;
+  const loggedIn = status === 'user' && !own;
+  const relation = useIsFollowing(profile.id, loggedIn);
+  const mutation = useFollowMutation(profile);
+  if (own || status === 'loading') return null;
+
+  const following = loggedIn && relation.data === true;
+  const busy = mutation.isPending || (loggedIn && relation.isPending);
+  const onClick = () => {
+    if (!loggedIn) {
+      openLogin();
+      return;
+    }
+    mutation.mutate(!following, {
+      onError: (error) => toasts.show({ severity: 'error', message: errorText(error) }),
+    });
+  };
+  return (
+    <Button
+      variant={following ? 'outlined' : 'contained'}
+      onClick={onClick}
+      loading={busy}
+      loadingPosition="start"
+      startIcon={following ? <CheckRoundedIcon /> : <PersonAddRoundedIcon />}
+      aria-pressed={loggedIn ? following : undefined}
+      sx={{ minWidth: 132 }}
+    >
+      {following ? t('profiles.following') : t('profiles.follow')}
+    </Button>
+  );
+}
