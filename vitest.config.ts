@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Test projects:
- * - unit: pure code of shared/, functions/ and infra/ (no emulators).
+ * - shared, functions, infra: unit tests of each (no emulators).
  * - integration: *.int.test.ts, through the local gateway against the twin (DynamoDB Local in
  *   memory, guarded s3rver, workflow runner, WebSocket gateway), started once by the global setup.
  * - web: React components in jsdom.
@@ -10,22 +10,23 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      {
+      ...(
+        [
+          ['shared', ['shared/**/*.test.ts', 'bench/**/*.test.ts']],
+          ['functions', ['functions/**/*.test.ts']],
+          ['infra', ['infra/**/*.test.ts']],
+        ] as const
+      ).map(([name, include]) => ({
         test: {
-          name: 'unit',
-          environment: 'node',
+          name,
+          environment: 'node' as const,
           env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
-          include: [
-            'shared/**/*.test.ts',
-            'functions/**/*.test.ts',
-            'infra/**/*.test.ts',
-            'bench/**/*.test.ts',
-          ],
+          include: [...include],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
-      },
+      })),
       {
         test: {
           name: 'integration',
