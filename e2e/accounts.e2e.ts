@@ -51,6 +51,23 @@ describe('accounts in Chromium: sign-up, pins, logout, login', () => {
     await typePin(page, await waitForPin(baseUrl, 'sms', phone, before));
 
     await page.waitForURL(/\/\?loggedForFirstTime=true$/, { timeout: 20_000 });
+    // First login: the persistent profile modal opens; a summary, then Next saves and closes it.
+    const firstLogin = page.getByRole('dialog');
+    await firstLogin.getByRole('button', { name: 'Next' }).waitFor();
+    await firstLogin.getByLabel(/^About/).fill('Collector of limited editions.');
+    await screenshot(page, 'first-login-profile-1280');
+    await firstLogin.getByRole('button', { name: 'Next' }).click();
+    await firstLogin.waitFor({ state: 'detached' });
+    await page.waitForURL(`${baseUrl}/`);
+    const profile = (await (
+      await fetch(`${baseUrl}/api/users/get-by-nickname/${nick}`)
+    ).json()) as {
+      data: { summary: string | null; name: string };
+    };
+    expect(profile.data).toMatchObject({
+      summary: 'Collector of limited editions.',
+      name: 'Erika',
+    });
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByText(`@${nick}`).first().waitFor();
     await screenshot(page, 'account-menu-1280');
