@@ -2,9 +2,15 @@ import sharp from 'sharp';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayFetch, twin, useTwinEnv } from '../../infra/local/test/twin-context';
-import type { Registered } from '../../shared/schemas/accounts';
 import type { PresignedUpload, PrivateProfile, PublicProfile } from '../../shared/schemas/profiles';
-import { call, hasCognito, logIn, newUser, type TestUser } from '../accounts/testing/session';
+import {
+  call,
+  hasCognito,
+  logIn,
+  newUser,
+  signUp,
+  type TestUser,
+} from '../accounts/testing/session';
 
 /**
  * Profiles through the gateway with REAL tokens from the twin's local Cognito endpoint: public
@@ -19,23 +25,12 @@ let company: TestUser;
 let s3: S3Client;
 
 async function signUpCompany(): Promise<TestUser> {
-  const unique = `${String(Date.now() % 100_000).padStart(5, '0')}9${Math.floor(Math.random() * 1000)}`;
-  const response = await gatewayFetch('/api/users/register', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      user: {
-        user_option: 'company',
-        nick: `${RUN}co${unique}`,
-        email: `${RUN}co${unique}@example.com`,
-        phone: `+3463${unique.padEnd(9, '0').slice(0, 7)}`,
-        entity_name: 'Nordlicht GmbH',
-        terms: true,
-      },
-    }),
+  const user = await signUp(`${RUN}co`, {
+    user_option: 'company',
+    entity_name: 'Nordlicht GmbH',
+    name: undefined,
+    surname: undefined,
   });
-  if (response.status !== 201) throw new Error(`company sign-up: ${await response.text()}`);
-  const user = ((await response.json()) as { data: Registered }).data;
   return { ...user, ...(await logIn(user)) };
 }
 

@@ -77,8 +77,15 @@ export async function lastPin(kind: 'email' | 'sms', to: string): Promise<string
 
 let counter = 0;
 
-/** A new individual account through POST /api/users/register; `run` prefixes nick and e-mail. */
-export async function signUp(run: string): Promise<Registered> {
+/**
+ * A new account through POST /api/users/register; `run` prefixes nick and e-mail. An individual by
+ * default; `fields` replaces any of the sign-up fields (e.g. a company's user_option and
+ * entity_name, with name and surname set to undefined).
+ */
+export async function signUp(
+  run: string,
+  fields: Record<string, string | boolean | undefined> = {},
+): Promise<Registered> {
   counter += 1;
   const unique = `${String(Date.now() % 100_000).padStart(5, '0')}${String(counter).padStart(3, '0')}`;
   const response = await gatewayFetch('/api/users/register', {
@@ -93,6 +100,7 @@ export async function signUp(run: string): Promise<Registered> {
         name: 'Login',
         surname: 'Tester',
         terms: true,
+        ...fields,
       },
     }),
   });

@@ -58,3 +58,18 @@ export function authStateFixture(overrides: Partial<AuthState> = {}): AuthState 
     ...overrides,
   };
 }
+
+/** The Amplify settings of /api/config for tests of logged-in behaviour. */
+export function authFixture(endpoint: string | null = 'http://localhost:3000/cognito') {
+  return {
+    region: 'eu-west-1',
+    userPoolId: 'eu-west-1_test',
+    userPoolClientId: 'client',
+    endpoint,
+  };
+}
+
+/** A /api/config with a user pool, for tests that log in. */
+export function configWithAuthFixture(endpoint?: string | null): PublicConfig {
+  return { ...configFixture(), auth: authFixture(endpoint) };
+}

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { afterLoginPath } from '../../lib/auth';
-import { configFixture } from '../../test/fixtures';
+import { authFixture, configFixture, configWithAuthFixture } from '../../test/fixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { loginErrorCode } from './loginErrors';
 
@@ -15,13 +15,7 @@ const amplify = vi.hoisted(() => ({
 vi.mock('aws-amplify/auth', () => amplify);
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 
-const AUTH = {
-  region: 'eu-west-1',
-  userPoolId: 'eu-west-1_test',
-  userPoolClientId: 'client',
-  endpoint: 'http://localhost:3000/cognito',
-};
-const configWithAuth = () => jsonResponse({ data: { ...configFixture(), auth: AUTH } });
+const configWithAuth = () => jsonResponse({ data: configWithAuthFixture() });
 
 const claims = {
   sub: '0f1e-uuid',
@@ -196,7 +190,7 @@ describe('login modal', () => {
   it('has no password field while password login is off, and uses it when switched on', async () => {
     mockApi({
       '/api/config': () =>
-        jsonResponse({ data: { ...configFixture({ passwordLogin: true }), auth: AUTH } }),
+        jsonResponse({ data: { ...configFixture({ passwordLogin: true }), auth: authFixture() } }),
     });
     amplify.signIn.mockResolvedValue(done);
     renderRoute('/legal/terms');

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configFixture } from '../../test/fixtures';
+import { configWithAuthFixture } from '../../test/fixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { registerBody, signupFormSchema } from './schemas';
 
@@ -14,13 +14,7 @@ const amplify = vi.hoisted(() => ({
 vi.mock('aws-amplify/auth', () => amplify);
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 
-const AUTH = {
-  region: 'eu-west-1',
-  userPoolId: 'eu-west-1_test',
-  userPoolClientId: 'client',
-  endpoint: null,
-};
-const configWithAuth = () => jsonResponse({ data: { ...configFixture(), auth: AUTH } });
+const configWithAuth = () => jsonResponse({ data: configWithAuthFixture(null) });
 const available = (value: boolean) => () => jsonResponse({ data: { available: value } });
 
 beforeEach(() => {

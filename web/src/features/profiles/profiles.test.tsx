@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configFixture, sellerFixture } from '../../test/fixtures';
+import { configWithAuthFixture, sellerFixture } from '../../test/fixtures';
 import { deferred, jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import type { PublicProfile } from './schemas';
 import { toEmbedUrl } from './schemas';
@@ -15,13 +15,7 @@ const amplify = vi.hoisted(() => ({
 vi.mock('aws-amplify/auth', () => amplify);
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 
-const AUTH = {
-  region: 'eu-west-1',
-  userPoolId: 'eu-west-1_test',
-  userPoolClientId: 'client',
-  endpoint: 'http://localhost:3000/cognito',
-};
-const configWithAuth = () => jsonResponse({ data: { ...configFixture(), auth: AUTH } });
+const configWithAuth = () => jsonResponse({ data: configWithAuthFixture() });
 const claims = { 'cognito:username': 'user-1', email: 'ana@example.com', nickname: 'ana' };
 const signedIn = {
   tokens: {
