@@ -179,7 +179,7 @@ describe('local gateway ↔ route table', () => {
   );
 
   it('answers the WebSocket routes through the twin: connect, ping → pong, disconnect', async () => {
-    const socket = new WebSocket(`${twin().urls.ws}?userid=parity`);
+    const socket = new WebSocket(`${twin().urls.ws}?userid=<annon>`);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);

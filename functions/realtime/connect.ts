@@ -1,4 +1,6 @@
+import type { AccessTokenVerifier } from '../core/access-token';
 import { DomainError } from '../core/errors';
+import type { SessionCheck } from '../sessions/sessions';
 import { GUEST_USER_ID } from '../../shared/realtime/messages';
 import { connectionTtl } from './realtime.rules';
 import type { RealtimeRepo } from './realtime.repo';
@@ -14,29 +16,46 @@ export interface ConnectRequest {
 
 /**
  * Who opens a connection: a user id, or GUEST_USER_ID. THE place where connection auth lives.
- *
- * Today (before accounts) it is the spec's `userid` query parameter, taken as given, which means a
- * client can claim any user's channel: publish nothing private before the accounts issue replaces
- * `identifyByQuery` in handlers/connect.ts with a verifier that reads the access token (a `token`
- * query parameter, or the `Sec-WebSocket-Protocol` header, since browsers cannot set Authorization
- * on a WebSocket), verifies it (aws-jwt-verify, as the HTTP API does), and throws
- * DomainError('unauthenticated') (401, the handshake is refused) when `userid` is not its `sub`.
  */
 export type IdentifyConnection = (request: ConnectRequest) => Promise<string>;
 
 const USER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-export const identifyByQuery: IdentifyConnection = async (request) => {
-  const userid = request.query.userid;
-  if (userid === undefined || userid === '' || userid === GUEST_USER_ID) return GUEST_USER_ID;
-  if (!USER_ID.test(userid)) {
-    throw new DomainError('invalid_request', {
-      message: 'The userid query parameter is not valid.',
-      fields: { userid: 'forms.validation.invalid' },
-    });
-  }
-  return userid;
-};
+/**
+ * Connection auth (spec 001 §7 keeps its `userid` query parameter, `<annon>` for guests). A
+ * browser cannot set an Authorization header on a WebSocket, so a user's connection carries its
+ * Cognito access token as the `token` query parameter, verified as the HTTP API's authorizer
+ * verifies it, then the same per-call session check as 'user' routes (blocked 403, revoked 401).
+ * The channel is the token's user: a `userid` naming anyone else is refused (403), and a `userid`
+ * without a token is refused (401) instead of trusted. Without both, the connection is a guest's.
+ */
+export function identifyByToken(deps: {
+  verify: AccessTokenVerifier;
+  checkSession: SessionCheck;
+}): IdentifyConnection {
+  return async (request) => {
+    const userid = request.query.userid;
+    const claimed =
+      userid === undefined || userid === '' || userid === GUEST_USER_ID ? null : userid;
+    if (claimed !== null && !USER_ID.test(claimed)) {
+      throw new DomainError('invalid_request', {
+        message: 'The userid query parameter is not valid.',
+        fields: { userid: 'forms.validation.invalid' },
+      });
+    }
+    const token = request.query.token;
+    if (token === undefined || token === '') {
+      if (claimed === null) return GUEST_USER_ID;
+      throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
+    }
+    const auth = await deps.verify(token);
+    await deps.checkSession(auth);
+    if (claimed !== null && claimed !== auth.userId) {
+      throw new DomainError('forbidden', { message: "This is another user's channel." });
+    }
+    return auth.userId;
+  };
+}
 
 /** `$connect` (spec 001 §7): stores the connection for its user, or as a guest. */
 export async function connect(

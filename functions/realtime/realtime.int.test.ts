@@ -5,6 +5,7 @@ import { useTwinEnv } from '../../infra/local/test/twin-context';
 import { startWsGateway, type WsGateway } from '../../infra/local/ws-gateway';
 import { dynamoDocumentClient } from '../core/clients';
 import { ENV, readEnv } from '../core/env';
+import { call, hasCognito, newUser } from '../accounts/testing/session';
 import { createRealtimeRepo } from './realtime.repo';
 import { publishToTopic, publishToUser } from './publish';
 
@@ -34,6 +35,23 @@ interface Client {
   socket: WebSocket;
   next(predicate?: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   send(message: unknown): void;
+}
+
+/** The handshake's HTTP status when the gateway refuses it. */
+async function refused(query: string): Promise<number> {
+  const socket = new WebSocket(`${gateway.url}${query}`);
+  // terminate() below makes ws emit an 'error' for the aborted handshake: expected here.
+  socket.on('error', () => undefined);
+  return new Promise((resolve, reject) => {
+    socket.once('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.once('open', () => {
+      socket.close();
+      reject(new Error(`the handshake for ${query} was accepted`));
+    });
+  });
 }
 
 async function open(query: string): Promise<Client> {
@@ -76,10 +94,12 @@ async function eventually(check: () => Promise<boolean>) {
 }
 
 describe('live channel on the twin', () => {
-  it('registers, pings, subscribes, delivers and forgets connections', async () => {
-    const userId = `u${randomUUID().replaceAll('-', '')}`;
+  it('registers, pings, subscribes, delivers and forgets connections', async (context) => {
+    if (!hasCognito()) context.skip();
+    const user = await newUser('ws');
+    const userId = user.id;
     const topic = `offering:oF${randomUUID().replaceAll('-', '')}` as const;
-    const client = await open(`?userid=${userId}`);
+    const client = await open(`?userid=${userId}&token=${encodeURIComponent(user.accessToken)}`);
     const guest = await open('?userid=<annon>');
 
     const [connection] = await repo().listUserConnections(userId);
@@ -118,6 +138,24 @@ describe('live channel on the twin', () => {
     await eventually(async () => (await repo().listTopicSubscribers(topic)).length === 1);
     guest.socket.close(1000);
     await eventually(async () => (await repo().listTopicSubscribers(topic)).length === 0);
+  });
+
+  it("refuses a userid without its token, someone else's channel, bad and revoked tokens", async (context) => {
+    if (!hasCognito()) context.skip();
+    const [owner, other] = await Promise.all([newUser('wsa'), newUser('wsb')]);
+    const token = (value: string) => `&token=${encodeURIComponent(value)}`;
+    expect(await refused(`?userid=${owner.id}`)).toBe(401);
+    expect(await refused(`?userid=${owner.id}${token(other.accessToken)}`)).toBe(403);
+    const [head, payload] = owner.accessToken.split('.') as [string, string, string];
+    expect(await refused(`?userid=${owner.id}${token(`${head}.${payload}.AAAA`)}`)).toBe(401);
+    // The id token is not an access token.
+    expect(await refused(`?userid=${owner.id}${token(owner.idToken)}`)).toBe(401);
+    expect(await repo().listUserConnections(owner.id)).toEqual([]);
+
+    // After logout (revocation) the same token no longer opens the channel.
+    const loggedOut = await call('POST', '/api/session/logout', { token: owner.accessToken });
+    expect(loggedOut.status).toBe(200);
+    expect(await refused(`?userid=${owner.id}${token(owner.accessToken)}`)).toBe(401);
   });
 
   it('deletes connections that answer 410 while publishing', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../core/errors';
 import { GUEST_USER_ID } from '../../shared/realtime/messages';
-import { connect, identifyByQuery, type ConnectRequest } from './connect';
+import type { AccessTokenVerifier } from '../core/access-token';
+import type { AuthContext } from '../core/auth';
+import { connect, identifyByToken, type ConnectRequest } from './connect';
 import { disconnect } from './disconnect';
 import { handleMessage } from './handle-message';
 import { ping } from './ping';
@@ -36,6 +38,21 @@ function setup() {
   const sender = memorySender();
   return { repo, sender, now: () => NOW };
 }
+
+/** Test tokens: `token-<user>` is a valid access token of <user>; anything else is refused. */
+const verifyTestToken: AccessTokenVerifier = async (token) => {
+  const match = /^token-(.+)$/.exec(token);
+  if (match?.[1] === undefined) {
+    throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
+  }
+  return { userId: match[1], email: undefined, groups: [], claims: {} };
+};
+const identifyByTestToken = identifyByToken({
+  verify: verifyTestToken,
+  checkSession: async () => {},
+});
+/** The query of a logged-in user's connection. */
+const userQuery = (userid: string) => ({ userid, token: `token-${userid}` });
 
 describe('realtime keys and rules', () => {
   it('builds the access-pattern keys', () => {
@@ -75,11 +92,11 @@ describe('realtime keys and rules', () => {
 });
 
 describe('connect / disconnect', () => {
-  it('stores the connection of the userid query parameter', async () => {
+  it("stores the connection of the access token's user", async () => {
     const { repo } = setup();
     const result = await connect(
-      { repo, identify: identifyByQuery },
-      request({ query: { userid: '01J0USER' } }),
+      { repo, identify: identifyByTestToken },
+      request({ query: userQuery('01J0USER') }),
       NOW,
     );
     expect(result).toEqual({ userId: '01J0USER' });
@@ -95,22 +112,66 @@ describe('connect / disconnect', () => {
     'stores a guest for query %j',
     async (query) => {
       const { repo } = setup();
-      await connect({ repo, identify: identifyByQuery }, request({ query }), NOW);
+      await connect({ repo, identify: identifyByTestToken }, request({ query }), NOW);
       expect(repo.connections.get('c1=')?.userId).toBe(GUEST_USER_ID);
     },
   );
 
+  it.each([
+    ['a userid without a token', { userid: 'u1' }, 'unauthenticated', 401],
+    ['a token that does not verify', { userid: 'u1', token: 'forged' }, 'unauthenticated', 401],
+    ['a token alone that does not verify', { token: 'forged' }, 'unauthenticated', 401],
+    ["another user's userid", { userid: 'u2', token: 'token-u1' }, 'forbidden', 403],
+  ])('refuses %s', async (_case, query, code, status) => {
+    const { repo } = setup();
+    await expect(
+      connect({ repo, identify: identifyByTestToken }, request({ query }), NOW),
+    ).rejects.toMatchObject({ code, status });
+    expect(repo.connections.size).toBe(0);
+  });
+
+  it('takes the user from the token when the userid is left out', async () => {
+    const { repo } = setup();
+    await connect(
+      { repo, identify: identifyByTestToken },
+      request({ query: { token: 'token-u1' } }),
+      NOW,
+    );
+    expect(repo.connections.get('c1=')?.userId).toBe('u1');
+  });
+
+  it('runs the session check: a blocked account cannot open its channel', async () => {
+    const { repo } = setup();
+    const seen: AuthContext[] = [];
+    const identify = identifyByToken({
+      verify: verifyTestToken,
+      checkSession: async (auth) => {
+        seen.push(auth);
+        throw new DomainError('login.errors.403', { message: 'Account temporally blocked.' });
+      },
+    });
+    await expect(
+      connect({ repo, identify }, request({ query: userQuery('u1') }), NOW),
+    ).rejects.toMatchObject({ code: 'login.errors.403', status: 403 });
+    expect(seen.map((auth) => auth.userId)).toEqual(['u1']);
+    expect(repo.connections.size).toBe(0);
+  });
+
   it('refuses a malformed userid', async () => {
     const { repo } = setup();
     await expect(
-      connect({ repo, identify: identifyByQuery }, request({ query: { userid: 'a#b' } }), NOW),
+      connect({ repo, identify: identifyByTestToken }, request({ query: { userid: 'a#b' } }), NOW),
     ).rejects.toMatchObject({ code: 'invalid_request', status: 400 });
     expect(repo.connections.size).toBe(0);
   });
 
   it('forgets the connection and its subscriptions on disconnect', async () => {
     const { repo } = setup();
-    await connect({ repo, identify: identifyByQuery }, request({ query: { userid: 'u1' } }), NOW);
+    await connect(
+      { repo, identify: identifyByTestToken },
+      request({ query: userQuery('u1') }),
+      NOW,
+    );
     await repo.putSubscription({ connectionId: 'c1=', topic: 'offering:oF1', ttl: 1 });
     await repo.putSubscription({ connectionId: 'c2=', topic: 'offering:oF1', ttl: 1 });
     await disconnect({ repo }, { connectionId: 'c1=' });
@@ -122,7 +183,7 @@ describe('connect / disconnect', () => {
 describe('ping', () => {
   it('refreshes the ttl and answers pong', async () => {
     const deps = setup();
-    await connect({ repo: deps.repo, identify: identifyByQuery }, request(), NOW);
+    await connect({ repo: deps.repo, identify: identifyByTestToken }, request(), NOW);
     const later = new Date(AT + 30 * 60_000);
     expect(await ping(deps, { connectionId: 'c1=', connectedAt: AT }, later)).toBe('pong');
     expect(deps.repo.connections.get('c1=')?.ttl).toBe(connectionTtl(AT, later));
@@ -188,20 +249,20 @@ describe('$default messages', () => {
 
 describe('publishing', () => {
   async function twoTabsAndAGuest(deps: ReturnType<typeof setup>) {
-    const identify = identifyByQuery;
+    const identify = identifyByTestToken;
     await connect(
       { repo: deps.repo, identify },
-      request({ connectionId: 'tab1=', query: { userid: 'u1' } }),
+      request({ connectionId: 'tab1=', query: userQuery('u1') }),
       NOW,
     );
     await connect(
       { repo: deps.repo, identify },
-      request({ connectionId: 'tab2=', query: { userid: 'u1' } }),
+      request({ connectionId: 'tab2=', query: userQuery('u1') }),
       NOW,
     );
     await connect(
       { repo: deps.repo, identify },
-      request({ connectionId: 'other=', query: { userid: 'u2' } }),
+      request({ connectionId: 'other=', query: userQuery('u2') }),
       NOW,
     );
     await connect({ repo: deps.repo, identify }, request({ connectionId: 'guest=' }), NOW);

@@ -161,7 +161,7 @@ describe('data stack', () => {
 });
 
 describe('HTTP API', () => {
-  it('has exactly one nodejs24.x ARM Lambda per route, in the stack of its group', () => {
+  it('has exactly one nodejs24.x Lambda per route, in the stack of its group: ARM, or x86_64 with native modules', () => {
     for (const [group, stack] of Object.entries(market.routeStacks)) {
       const groupRoutes = httpRoutes.filter((route) => route.group === group);
       const t = template(stack);
@@ -169,20 +169,26 @@ describe('HTTP API', () => {
       t.resourceCountIs('AWS::ApiGatewayV2::Route', groupRoutes.length);
       t.allResourcesProperties('AWS::Lambda::Function', {
         Runtime: 'nodejs24.x',
-        Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: { LogFormat: 'JSON', LogGroup: Match.anyValue() },
       });
+      const functions = t.findResources('AWS::Lambda::Function');
       for (const route of groupRoutes) {
         t.hasResourceProperties('AWS::ApiGatewayV2::Route', {
           RouteKey: routeKey(route),
           // Public routes have no authorizer; 'user' and 'admin' ones the Cognito JWT authorizer.
           AuthorizationType: route.auth === 'public' ? 'NONE' : 'JWT',
         });
-        functionLogicalId(t, route.handler);
+        const id = functionLogicalId(t, route.handler);
+        // sharp & co. ship their linux-x64 build beside the bundle (infra/lib/bundle.ts).
+        const native = (route.native ?? []).length > 0;
+        expect(functions[id]?.Properties.Architectures, route.handler).toEqual([
+          native ? 'x86_64' : 'arm64',
+        ]);
       }
     }
+    expect(httpRoutes.some((route) => route.native?.includes('sharp'))).toBe(true);
     const groups = new Set(httpRoutes.map((route) => route.group));
     expect(Object.keys(market.routeStacks).sort()).toEqual([...groups].sort());
   });

@@ -8,12 +8,20 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type Sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allHandlers } from '../../functions/routes';
-import { BUNDLE_FILE, bundleFunctions, REPO_ROOT } from './bundle';
+import {
+  BUNDLE_FILE,
+  bundleFunctions,
+  copyNativeModules,
+  nativePackageClosure,
+  REPO_ROOT,
+} from './bundle';
 
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'market-bundle-'));
 afterAll(() => {
@@ -84,6 +92,47 @@ describe('bundleFunctions', () => {
     ).rejects.toThrow(
       /2 handler module\(s\).*\n.*demo\/handlers\/nope\.ts\n.*other\/handlers\/gone\.ts/,
     );
+  });
+
+  it('ships sharp with its linux-x64 build beside the bundle, loadable from there alone', async () => {
+    const closure = nativePackageClosure(['sharp']);
+    expect([...closure.keys()]).toEqual(
+      expect.arrayContaining(['sharp', '@img/sharp-linux-x64', '@img/sharp-libvips-linux-x64']),
+    );
+    // Other platforms' builds stay out.
+    expect([...closure.keys()].filter((name) => /arm64|darwin|win32|musl/.test(name))).toEqual([]);
+
+    const handlerDir = tempDir('market-native-');
+    const copied = await copyNativeModules(handlerDir, ['sharp']);
+    expect(copied).toEqual([...closure.keys()].sort());
+    // A module in the handler directory resolves sharp from its own node_modules, not the repo's,
+    // and re-encodes an image with it, as the deployed function does.
+    const requireHere = createRequire(path.join(handlerDir, BUNDLE_FILE));
+    const resolved = requireHere.resolve('sharp');
+    expect(resolved.startsWith(handlerDir)).toBe(true);
+    const sharp = requireHere('sharp') as typeof Sharp;
+    const png = await sharp({
+      create: { width: 4, height: 3, channels: 3, background: { r: 200, g: 10, b: 10 } },
+    })
+      .png()
+      .toBuffer();
+    const webp = await sharp(png).webp().toBuffer();
+    expect(webp.subarray(8, 12).toString('latin1')).toBe('WEBP');
+  });
+
+  it('refuses to bundle a native module without a build for the Lambda platform', () => {
+    const root = tempDir('market-native-root-');
+    const pkg = path.join(root, 'node_modules', 'fakenative');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(path.join(root, 'package.json'), '{"name":"root"}');
+    writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({
+        name: 'fakenative',
+        optionalDependencies: { '@fake/fakenative-darwin-arm64': '1.0.0' },
+      }),
+    );
+    expect(() => nativePackageClosure(['fakenative'], root)).toThrow(/no build for linux-x64/);
   });
 
   // The real handlers arrive from several hands; bundle those that exist (SDK included).

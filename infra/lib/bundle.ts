@@ -9,8 +9,8 @@
  *
  * Run directly (`npm run build:functions`) it builds everything and prints each bundle's size.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
@@ -44,6 +44,114 @@ export interface BundleResult {
   file: string;
   /** Size in bytes of the (minified) bundle, source map excluded. */
   bytes: number;
+  /** Native packages copied into `<handler dir>/node_modules` (empty for most handlers). */
+  nativePackages: string[];
+}
+
+/**
+ * The platform Lambda functions with native modules run on: x86_64 Amazon Linux 2023 (glibc).
+ * It is the platform npm installs native builds for on our Linux x64 machines, so the binaries
+ * shipped are exactly the ones the tests ran against. (Functions without native code run on ARM.)
+ */
+export const NATIVE_PLATFORM = { os: 'linux', cpu: 'x64', libc: 'glibc' } as const;
+
+interface PackageManifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  os?: string[];
+  cpu?: string[];
+  libc?: string[];
+}
+
+function matchesPlatform(manifest: PackageManifest): boolean {
+  const allows = (list: string[] | undefined, value: string) =>
+    list === undefined ||
+    (list.some((entry) => !entry.startsWith('!'))
+      ? list.includes(value)
+      : !list.includes(`!${value}`));
+  return (
+    allows(manifest.os, NATIVE_PLATFORM.os) &&
+    allows(manifest.cpu, NATIVE_PLATFORM.cpu) &&
+    allows(manifest.libc, NATIVE_PLATFORM.libc)
+  );
+}
+
+/**
+ * Node's lookup of an installed package (node_modules of `from`, then of each parent), by
+ * directory: `require.resolve('<name>/package.json')` fails for packages whose `exports` hide it.
+ */
+function findPackageManifest(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The installed package directories a native module needs at run time: the module, its
+ * dependencies, and those of its optional dependencies built for NATIVE_PLATFORM (sharp's
+ * `@img/sharp-linux-x64` and `@img/sharp-libvips-linux-x64`). Throws when the module declares
+ * platform builds but none for NATIVE_PLATFORM is installed (e.g. bundling on a Mac).
+ */
+export function nativePackageClosure(
+  modules: readonly string[],
+  root: string = REPO_ROOT,
+): Map<string, string> {
+  const found = new Map<string, string>();
+  const visit = (name: string, from: string, optional: boolean): void => {
+    if (found.has(name)) return;
+    const manifestPath = findPackageManifest(name, from);
+    if (manifestPath === undefined) {
+      if (optional) return;
+      throw new Error(`Native module dependency "${name}" is not installed (from ${from})`);
+    }
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as PackageManifest;
+    if (optional && !matchesPlatform(manifest)) return;
+    const dir = path.dirname(manifestPath);
+    found.set(name, dir);
+    for (const dependency of Object.keys(manifest.dependencies ?? {}))
+      visit(dependency, dir, false);
+    const optionals = Object.keys(manifest.optionalDependencies ?? {});
+    for (const dependency of optionals) visit(dependency, dir, true);
+    const platformBuilds = optionals.filter((dependency) => /linux|darwin|win32/.test(dependency));
+    if (platformBuilds.length > 0 && !platformBuilds.some((dependency) => found.has(dependency))) {
+      const target = `${NATIVE_PLATFORM.os}-${NATIVE_PLATFORM.cpu}`;
+      throw new Error(
+        `"${name}" has no build for ${target} installed, which Lambda needs. ` +
+          `Run \`npm install --os=${NATIVE_PLATFORM.os} --cpu=${NATIVE_PLATFORM.cpu} ` +
+          `--libc=${NATIVE_PLATFORM.libc} ${name}\` (or bundle on Linux x64).`,
+      );
+    }
+  };
+  for (const name of modules) visit(name, root, false);
+  return found;
+}
+
+/** Copies the closure of `modules` into `<handlerDir>/node_modules/<name>`. */
+export async function copyNativeModules(
+  handlerDir: string,
+  modules: readonly string[],
+  root: string = REPO_ROOT,
+): Promise<string[]> {
+  const closure = nativePackageClosure(modules, root);
+  for (const [name, dir] of closure) {
+    await cp(dir, path.join(handlerDir, 'node_modules', name), {
+      recursive: true,
+      dereference: true,
+    });
+  }
+  return [...closure.keys()].sort();
+}
+
+/** Handler → its native modules, from the route table. */
+export function nativeModulesByHandler(): Map<string, readonly string[]> {
+  return new Map(
+    httpRoutes
+      .filter((route) => (route.native ?? []).length > 0)
+      .map((route) => [route.handler, route.native ?? []]),
+  );
 }
 
 /**
@@ -72,7 +180,8 @@ const ESM_CJS_SHIM = [
  */
 const EXTERNAL: string[] = [
   // Native modules (a route's `native` in functions/routes.ts) cannot be bundled: their binaries
-  // are resolved at run time (node_modules on the twin; a Lambda layer in AWS, docs/operations.md).
+  // are resolved at run time (node_modules on the twin; copied beside the bundle for AWS, see
+  // `copyNativeModules`).
   ...new Set(httpRoutes.flatMap((route) => route.native ?? [])),
 ];
 
@@ -141,13 +250,17 @@ export async function bundleFunctions(
   );
 
   const outputs = result.metafile?.outputs ?? {};
+  const natives = nativeModulesByHandler();
   const bundles: Record<string, BundleResult> = {};
   for (const entry of entries) {
     const file = path.join(outDir, entry.handler, BUNDLE_FILE);
     const key = path.relative(REPO_ROOT, file).split(path.sep).join('/');
     const output = outputs[key];
     if (output === undefined) throw new Error(`esbuild produced no bundle for ${entry.handler}`);
-    bundles[entry.handler] = { file, bytes: output.bytes };
+    const modules = natives.get(entry.handler) ?? [];
+    const nativePackages =
+      modules.length === 0 ? [] : await copyNativeModules(path.dirname(file), modules);
+    bundles[entry.handler] = { file, bytes: output.bytes, nativePackages };
   }
   return bundles;
 }
@@ -163,7 +276,9 @@ async function main(): Promise<void> {
   const names = Object.keys(bundles);
   const width = Math.max(...names.map((name) => name.length));
   for (const name of names) {
-    console.log(`  ${name.padEnd(width)}  ${formatKiB(bundles[name]?.bytes ?? 0).padStart(10)}`);
+    const bundle = bundles[name];
+    const native = bundle?.nativePackages.length ? `  + ${bundle.nativePackages.join(', ')}` : '';
+    console.log(`  ${name.padEnd(width)}  ${formatKiB(bundle?.bytes ?? 0).padStart(10)}${native}`);
   }
   console.log(
     `Bundled ${names.length} handlers into ${path.relative(REPO_ROOT, DEFAULT_BUNDLE_DIR)} ` +

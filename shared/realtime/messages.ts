@@ -4,7 +4,8 @@ import * as z from 'zod';
  * The live channel's messages (spec 001 §7 "Real-time channel"), shared by the server
  * (functions/realtime) and the web client.
  *
- * - The client connects with `?userid=<id>`, or `?userid=<annon>` as a guest, pings every 120 s
+ * - The client connects with `?userid=<id>&token=<Cognito access token>` (verified on `$connect`;
+ *   the channel is the token's user), or `?userid=<annon>` as a guest, pings every 120 s
  *   (TIMINGS.pingMs) and reconnects 1 s after a close (TIMINGS.socketReconnectMs).
  * - Client → server messages carry `action` (API Gateway's route selection `$request.body.action`):
  *   `ping` has its own route; `subscribe`/`unsubscribe` go to `$default`.

@@ -38,6 +38,11 @@ export interface MarketFunctionProps {
   memorySize?: number;
   /** Default 10 s (the HTTP API gives up on an integration after 30 s). */
   timeout?: Duration;
+  /**
+   * The function loads native modules shipped beside its bundle (built for NATIVE_PLATFORM,
+   * linux x64): it then runs on x86_64 instead of ARM.
+   */
+  native?: boolean;
 }
 
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
@@ -92,7 +97,7 @@ export class MarketFunction extends Construct {
     this.function = new lambda.Function(this, 'Function', {
       description: props.handler,
       runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: lambda.Architecture.ARM_64,
+      architecture: props.native === true ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
       handler: 'index.handler',
       code: lambda.Code.fromAsset(codeDir),
       memorySize: props.memorySize ?? 512,

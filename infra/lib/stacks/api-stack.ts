@@ -133,8 +133,9 @@ export class ApiStack extends Stack {
         wsRoute,
         'AwsSolutions-APIG4',
         route.routeKey === '$connect'
-          ? 'The live channel is public today (offering pages subscribe anonymously); the Cognito ' +
-              'token check on $connect arrives with the accounts issue.'
+          ? 'Guests may open the live channel (public offering pages subscribe anonymously); a ' +
+              "user's channel needs its Cognito access token, which the $connect handler verifies " +
+              '(aws-jwt-verify, then the session check), so there is no API Gateway authorizer.'
           : 'API Gateway authorizes WebSocket clients only on $connect; later messages travel ' +
               'on the connection that $connect admitted.',
       );

@@ -75,6 +75,7 @@ export class RoutesStack extends Stack {
         webOrigin: props.webOrigin,
         logRetentionDays: props.config.logRetentionDays,
         ...(route.memoryMb === undefined ? {} : { memorySize: route.memoryMb }),
+        native: (route.native ?? []).length > 0,
         environment: { ...props.config.featureEnv, [ENV.realtimeUrl]: props.realtimeUrl },
       });
       applyAccess(fn, httpRouteAccess(route), refs);
