@@ -21,14 +21,14 @@ async function typePin(page: Page, pin: string): Promise<void> {
   await page.keyboard.type(pin);
 }
 
-describe('accounts in Chromium: sign-up, pins, logout, login', () => {
+describe('accounts in Chromium: sign-up, pins, profile, follow, address, logout, login', () => {
   const stamp = Date.now().toString(36);
   const nick = `e2e${stamp}`;
   const email = `${nick}@example.com`;
   // Unique per run: +34 6 + the last 8 digits of the clock.
   const phone = `+346${String(Date.now()).slice(-8)}`;
 
-  it('signs up an individual with the e-mail code and the phone code, and lands logged in', async () => {
+  it('signs up with both codes, edits the profile, follows a seller, adds an address, logs out', async () => {
     const { context, page } = await newPage(browser, 'desktop');
     await page.goto(`${baseUrl}/session/signup`);
     await page.getByLabel(/^Name\b/).fill('Erika');
@@ -79,7 +79,58 @@ describe('accounts in Chromium: sign-up, pins, logout, login', () => {
     };
     expect(sellers.data.items.map((item) => item.nick)).not.toContain(nick);
 
+    // Edit profile from the account menu: the title shows on the public profile.
+    await page.getByRole('menuitem', { name: 'Edit profile' }).click();
+    const editor = page.getByRole('dialog', { name: 'Edit profile' });
+    await editor.getByLabel(/^Title\b/).fill('Ceramist');
+    await editor.getByRole('button', { name: 'Save and close' }).click();
+    await editor.waitFor({ state: 'detached' });
+    await page.goto(`${baseUrl}/${nick}`);
+    await page.getByText('Ceramist').first().waitFor();
+
+    // Follow a seller from the user card opened in the sellers directory (the least followed
+    // one, last in the list, so the counter shows the exact +1).
+    await page.goto(`${baseUrl}/sellers`);
+    const opener = page.getByRole('button', { name: /^Open the card of / }).last();
+    const sellerName = ((await opener.getAttribute('aria-label')) ?? '').replace(
+      'Open the card of ',
+      '',
+    );
+    await opener.click();
+    const card = page.getByRole('dialog', { name: `Profile of ${sellerName}` });
+    const followers = card.getByText(/^\d+ followers?$/);
+    const followersBefore = Number.parseInt((await followers.textContent()) ?? '', 10);
+    await card.getByRole('button', { name: 'Follow' }).click();
+    await card.getByRole('button', { name: 'Following' }).waitFor();
+    await card.getByText(`${followersBefore + 1} followers`).waitFor();
+    await screenshot(page, 'user-card-following-1280');
+    // See Profile: the seeded seller's public profile, still followed.
+    await card.getByRole('link', { name: 'See Profile' }).click();
+    await page.getByRole('heading', { name: sellerName }).first().waitFor();
+    await page.getByRole('button', { name: 'Following' }).first().waitFor();
+
+    // Add an address in the general settings: the first one is the default.
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
+    await page.waitForURL(`${baseUrl}/account/settings/general`);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Add address' }).first().click();
+    const addressDialog = page.getByRole('dialog', { name: 'Add address' });
+    await addressDialog.getByLabel(/^Country\b/).selectOption('ES');
+    await addressDialog.getByLabel(/^Full name\b/).fill('Erika Tester');
+    await addressDialog.getByLabel(/^Address line 1\b/).fill('Calle Mayor 1');
+    await addressDialog.getByLabel(/^Postal code\b/).fill('28013');
+    await addressDialog.getByLabel(/^City\b/).fill('Madrid');
+    await addressDialog.getByLabel(/^State\/Province\b/).fill('Madrid');
+    await addressDialog.getByRole('button', { name: 'Save' }).click();
+    await addressDialog.waitFor({ state: 'detached' });
+    const addresses = page.getByRole('list', { name: 'Addresses' });
+    await addresses.getByText('Calle Mayor 1').waitFor();
+    await screenshot(page, 'settings-addresses-1280');
+    expect(jsErrors(page)).toEqual([]);
+
     // Log out, confirming the dialog: back to a guest.
+    await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: /Log out/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Login' }).first().waitFor();

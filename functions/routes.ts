@@ -154,6 +154,21 @@ export const httpRoutes: readonly HttpRoute[] = [
     auth: 'user',
     group: 'accounts',
   },
+  // Password recovery (spec 001 §7 password/*), 404 while the passwordLogin switch is off.
+  {
+    method: 'POST',
+    path: '/api/password/email/{email}',
+    handler: 'accounts/handlers/request-password-reset',
+    auth: 'public',
+    group: 'accounts',
+  },
+  {
+    method: 'POST',
+    path: '/api/password/reset',
+    handler: 'accounts/handlers/reset-password',
+    auth: 'public',
+    group: 'accounts',
+  },
   // Sessions (issue 3 item 4) and admins' block/unblock (item 11): functions/sessions.
   {
     method: 'GET',
@@ -252,13 +267,16 @@ export const webSocketRoutes: readonly WebSocketRoute[] = [
 export const workflowTasks: Readonly<Record<string, { handler: string }>> = {};
 
 /**
- * Cognito user-pool triggers (custom auth: an e-mail pin, then a phone pin). CDK attaches them to
+ * Cognito user-pool triggers (custom auth: an e-mail pin, then a phone pin; pre-authentication for
+ * the password flow). CDK attaches them to
  * the user pool; the twin's local Cognito endpoint runs the same modules in-process.
  */
 export const cognitoTriggers = {
   defineAuthChallenge: 'accounts/triggers/define-auth-challenge',
   createAuthChallenge: 'accounts/triggers/create-auth-challenge',
   verifyAuthChallengeResponse: 'accounts/triggers/verify-auth-challenge',
+  // Password login (passwordLogin switch): refuses blocked accounts; a no-op while it is off.
+  preAuthentication: 'accounts/triggers/pre-authentication',
 } as const;
 
 /**
@@ -282,6 +300,7 @@ export const cognitoOperations = {
     'AdminEnableUser',
     'AdminUserGlobalSignOut',
     'AdminAddUserToGroup',
+    'AdminSetUserPassword',
   ],
 } as const;
 

@@ -77,7 +77,12 @@ describe('Cognito triggers: AWS templates ↔ local Cognito endpoint', () => {
     expect(pools).toHaveLength(1);
     expect(
       Object.keys((pools[0]?.Properties?.LambdaConfig as object | undefined) ?? {}).sort(),
-    ).toEqual(['CreateAuthChallenge', 'DefineAuthChallenge', 'VerifyAuthChallengeResponse']);
+    ).toEqual([
+      'CreateAuthChallenge',
+      'DefineAuthChallenge',
+      'PreAuthentication',
+      'VerifyAuthChallengeResponse',
+    ]);
   });
 
   it('has the same user-pool groups in both runtimes', () => {

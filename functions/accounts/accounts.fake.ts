@@ -5,9 +5,11 @@ import type {
   AccountsRepo,
   CreateAccountInput,
   IdempotencyRecord,
+  PasswordResetStore,
+  ResetTokenRecord,
 } from './accounts.repo';
 import type { PinRecord } from './pins';
-import type { PinSender } from './messages';
+import type { PinSender, ResetMailer } from './messages';
 import type { IdentityDirectory } from './identity';
 
 /** In-memory AccountsRepo with the same semantics as the DynamoDB one, for unit tests. */
@@ -122,8 +124,10 @@ export function fakePinSender() {
   return { sender, sent };
 }
 
-export function fakeIdentity(options: { failWith?: Error } = {}) {
+export function fakeIdentity(options: { failWith?: Error; failPasswordWith?: Error } = {}) {
   const users = new Map<string, { email: string; phone: string; groups: string[] }>();
+  /** username → the password set (test double only; the real pool keeps a hash). */
+  const passwords = new Map<string, string>();
   const identity: IdentityDirectory = {
     async createUser({ username, email, phone }) {
       if (options.failWith !== undefined) throw options.failWith;
@@ -132,6 +136,54 @@ export function fakeIdentity(options: { failWith?: Error } = {}) {
     async addToGroup({ username, group }) {
       users.get(username)?.groups.push(group);
     },
+    async setPassword({ username, password }) {
+      if (options.failPasswordWith !== undefined) throw options.failPasswordWith;
+      if (!users.has(username))
+        throw Object.assign(new Error('User does not exist.'), { name: 'UserNotFoundException' });
+      passwords.set(username, password);
+    },
   };
-  return { identity, users };
+  return { identity, users, passwords };
+}
+
+/** In-memory PasswordResetStore with the DynamoDB one's semantics (conditional delete). */
+export function fakePasswordResetStore(accounts: AccountRecord[] = []) {
+  const byId = new Map(accounts.map((account) => [account.id, account]));
+  const owners = new Map(accounts.map((account) => [account.email, account.id]));
+  const tokens = new Map<string, ResetTokenRecord>();
+  const counters = new Map<string, number>();
+  const store: PasswordResetStore = {
+    async emailOwner(email) {
+      return owners.get(email);
+    },
+    async getAccount(userId) {
+      return byId.get(userId);
+    },
+    async countRequest({ email, hourBucket }) {
+      const key = `${email}#${hourBucket}`;
+      const count = (counters.get(key) ?? 0) + 1;
+      counters.set(key, count);
+      return count;
+    },
+    async putToken(record) {
+      tokens.set(record.tokenHash, { ...record });
+    },
+    async consumeToken(tokenHash, now) {
+      const record = tokens.get(tokenHash);
+      if (record === undefined || record.expiresAt <= now.toISOString()) return undefined;
+      tokens.delete(tokenHash);
+      return record.userId;
+    },
+  };
+  return { store, tokens, counters };
+}
+
+export function fakeResetMailer() {
+  const sent: { to: string; link: string }[] = [];
+  const mailer: ResetMailer = {
+    async sendResetLink(message) {
+      sent.push(message);
+    },
+  };
+  return { mailer, sent };
 }

@@ -10,11 +10,14 @@
  * | sign-up replay by Idempotency-Key              | pk = IDEMPOTENCY#register#<key>, sk = RESULT   | table |
  * | login pin by challenge id                      | pk = PIN#<challengeId>, sk = PIN               | table |
  * | failed pin answers of a login name, by hour    | pk = LOGINFAIL#<userName>, sk BETWEEN h-1 and h | table |
+ * | password-reset token by its SHA-256            | pk = PWRESET#<sha256 hex>, sk = TOKEN          | table |
+ * | password-reset requests of an e-mail, by hour  | pk = PWRESETREQ#<email>, sk = <hour bucket>    | table |
  *
  * Guard items make nick, e-mail and phone unique: sign-up writes the three guards, the account and
  * the profile in one TransactWriteItems, each guard with attribute_not_exists(pk). Values are
  * normalised before they become keys (nick and e-mail lower-cased, phone E.164).
- * Pins, failure counters and idempotency records carry `ttl`.
+ * Pins, failure counters, idempotency records, reset tokens and reset counters carry `ttl`.
+ * A reset token item holds only the token's SHA-256 (in its key), the user id and its expiry.
  */
 import type { UniqueField } from '../../shared/schemas/accounts';
 
@@ -23,6 +26,8 @@ export const GUARD_TYPE = 'guard';
 export const IDEMPOTENCY_TYPE = 'idempotency';
 export const PIN_TYPE = 'pin';
 export const LOGIN_FAILURES_TYPE = 'login_failures';
+export const PASSWORD_RESET_TYPE = 'password_reset';
+export const PASSWORD_RESET_REQUESTS_TYPE = 'password_reset_requests';
 
 export interface Key {
   pk: string;
@@ -54,4 +59,14 @@ export function loginFailuresPartition(userName: string): string {
 
 export function loginFailuresKey(userName: string, hourBucket: string): Key {
   return { pk: loginFailuresPartition(userName), sk: hourBucket };
+}
+
+/** `tokenHash`: the lower-case hex SHA-256 of the token (the token itself is never stored). */
+export function passwordResetKey(tokenHash: string): Key {
+  return { pk: `PWRESET#${tokenHash}`, sk: 'TOKEN' };
+}
+
+/** `email` normalised (lower-cased); `hourBucket` e.g. 2026-11-22T10. */
+export function passwordResetRequestsKey(email: string, hourBucket: string): Key {
+  return { pk: `PWRESETREQ#${email.toLowerCase()}`, sk: hourBucket };
 }

@@ -1,4 +1,5 @@
 import {
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -24,6 +25,10 @@ import {
   LOGIN_FAILURES_TYPE,
   loginFailuresKey,
   loginFailuresPartition,
+  PASSWORD_RESET_REQUESTS_TYPE,
+  PASSWORD_RESET_TYPE,
+  passwordResetKey,
+  passwordResetRequestsKey,
   PIN_TYPE,
   pinKey,
   registerIdempotencyKey,
@@ -412,4 +417,103 @@ export async function readGuardOwner(
   );
   const owner = result.Item?.userId;
   return typeof owner === 'string' && owner !== '' ? owner : undefined;
+}
+
+/** A stored password-reset token: only its hash (the key), the user and the expiry. */
+export interface ResetTokenRecord {
+  tokenHash: string;
+  userId: string;
+  /** ISO-8601 UTC; checked in code (TTL deletion is late, up to days). */
+  expiresAt: string;
+  /** Epoch seconds for DynamoDB TTL. */
+  ttl: number;
+}
+
+/** The password-reset use case's table access (functions/accounts/password-reset.ts). */
+export interface PasswordResetStore {
+  /** The owner of a (normalised) e-mail: one GetItem of its guard item. */
+  emailOwner(email: string): Promise<string | undefined>;
+  getAccount(userId: string): Promise<AccountRecord | undefined>;
+  /** +1 on the e-mail's counter of this hour; answers the new count. */
+  countRequest(input: { email: string; hourBucket: string; ttl: number }): Promise<number>;
+  putToken(record: ResetTokenRecord): Promise<void>;
+  /**
+   * Consumes a token atomically: a conditional DeleteItem (exists and not expired at `now`), so
+   * of two concurrent resets with one token exactly one gets the user id; the other undefined.
+   */
+  consumeToken(tokenHash: string, now: Date): Promise<string | undefined>;
+}
+
+export function createPasswordResetStore(deps: {
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+}): PasswordResetStore {
+  const { doc, tableName: TableName } = deps;
+  return {
+    emailOwner: (email) => readGuardOwner(deps, 'email', email),
+
+    async getAccount(userId) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: accountKey(userId), ConsistentRead: true }),
+      );
+      return result.Item === undefined
+        ? undefined
+        : (strip(result.Item) as unknown as AccountRecord);
+    },
+
+    async countRequest({ email, hourBucket, ttl }) {
+      const result = await doc.send(
+        new UpdateCommand({
+          TableName,
+          Key: passwordResetRequestsKey(email, hourBucket),
+          UpdateExpression: 'ADD #count :one SET #type = :type, #ttl = :ttl',
+          ExpressionAttributeNames: { '#count': 'count', '#type': 'type', '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':type': PASSWORD_RESET_REQUESTS_TYPE,
+            ':ttl': ttl,
+          },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(result.Attributes?.count ?? 1);
+    },
+
+    async putToken({ tokenHash, userId, expiresAt, ttl }) {
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: {
+            ...passwordResetKey(tokenHash),
+            type: PASSWORD_RESET_TYPE,
+            userId,
+            expires_at: expiresAt,
+            ttl,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    },
+
+    async consumeToken(tokenHash, now) {
+      try {
+        const result = await doc.send(
+          new DeleteCommand({
+            TableName,
+            Key: passwordResetKey(tokenHash),
+            ConditionExpression: 'attribute_exists(pk) AND expires_at > :now',
+            ExpressionAttributeValues: { ':now': now.toISOString() },
+            ReturnValues: 'ALL_OLD',
+          }),
+        );
+        const userId = result.Attributes?.userId;
+        return typeof userId === 'string' ? userId : undefined;
+      } catch (error) {
+        if ((error as { name?: string }).name === 'ConditionalCheckFailedException') {
+          return undefined;
+        }
+        throw error;
+      }
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 
@@ -21,6 +22,11 @@ export interface IdentityDirectory {
     nick: string;
   }): Promise<void>;
   addToGroup(input: { username: string; group: string }): Promise<void>;
+  /**
+   * Sets the user's password (AdminSetUserPassword, Permanent: the user is CONFIRMED and signs in
+   * with it through USER_PASSWORD_AUTH). Only while the passwordLogin switch is on. Idempotent.
+   */
+  setPassword(input: { username: string; password: string }): Promise<void>;
 }
 
 export const ADMIN_GROUP = 'admin';
@@ -63,6 +69,16 @@ export function createCognitoDirectory(deps: {
           UserPoolId: poolId(),
           Username: username,
           GroupName: group,
+        }),
+      );
+    },
+    async setPassword({ username, password }) {
+      await deps.client.send(
+        new AdminSetUserPasswordCommand({
+          UserPoolId: poolId(),
+          Username: username,
+          Password: password,
+          Permanent: true,
         }),
       );
     },

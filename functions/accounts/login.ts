@@ -1,6 +1,7 @@
 import type {
   CreateAuthChallengeTriggerEvent,
   DefineAuthChallengeTriggerEvent,
+  PreAuthenticationTriggerEvent,
   VerifyAuthChallengeResponseTriggerEvent,
 } from 'aws-lambda';
 import { profileVerifiedUpdate } from '../profiles/account-profile';
@@ -238,5 +239,22 @@ export async function verifyAuthChallenge(
     });
   }
   event.response.answerCorrect = correct;
+  return event;
+}
+
+/**
+ * Pre-authentication trigger (password login, the passwordLogin switch). Cognito runs it before
+ * it checks a password; a blocked account is refused with `login.errors.403` exactly as the pin
+ * flow's triggers refuse it (UserLambdaValidationException "PreAuthentication failed with error
+ * login.errors.403."). While the switch is off it does nothing (the pin triggers decide), so the
+ * pin flow is unchanged whether or not Cognito also runs this trigger for custom auth.
+ */
+export async function preAuthentication(
+  deps: { repo: Pick<AccountsRepo, 'getAccount'>; passwordLogin: boolean },
+  event: PreAuthenticationTriggerEvent,
+): Promise<PreAuthenticationTriggerEvent> {
+  if (!deps.passwordLogin || event.request.userNotFound === true) return event;
+  const account = await deps.repo.getAccount(userIdOf(event.userName));
+  if (account?.blocked === true) throw new LoginRefused('login.errors.403');
   return event;
 }

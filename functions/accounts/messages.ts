@@ -52,3 +52,35 @@ export function createPinSender(deps: {
     },
   };
 }
+
+/** Sends the password-reset link (SES v2; the outbox on the twin). */
+export interface ResetMailer {
+  sendResetLink(input: { to: string; link: string }): Promise<void>;
+}
+
+export function resetEmailText(link: string): { subject: string; text: string } {
+  return {
+    subject: 'Reset your password',
+    text: `To choose a new password, open this link within one hour:\n${link}\nThe link works once. If you did not ask to reset your password, ignore this e-mail.`,
+  };
+}
+
+export function createResetMailer(deps: { ses: SESv2Client; emailSender: string }): ResetMailer {
+  return {
+    async sendResetLink({ to, link }) {
+      const { subject, text } = resetEmailText(link);
+      await deps.ses.send(
+        new SendEmailCommand({
+          FromEmailAddress: deps.emailSender,
+          Destination: { ToAddresses: [to] },
+          Content: {
+            Simple: {
+              Subject: { Data: subject, Charset: 'UTF-8' },
+              Body: { Text: { Data: text, Charset: 'UTF-8' } },
+            },
+          },
+        }),
+      );
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import { cognitoClient, dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { newId } from '../core/ids';
+import { readSwitches } from '../../shared/switches';
 import { createAccountsRepo, type AccountsRepo } from './accounts.repo';
 import { createCognitoDirectory } from './identity';
 import type { RegisterDeps } from './register';
@@ -18,5 +19,7 @@ export function registerDeps(): RegisterDeps {
     identity: createCognitoDirectory({ client: cognitoClient(env), userPoolId: env.userPoolId }),
     adminEmails: env.adminEmails,
     newId,
+    // Read at call time, like every switch of the functions (FEATURE_PASSWORD_LOGIN).
+    passwordLogin: readSwitches(process.env).passwordLogin,
   };
 }

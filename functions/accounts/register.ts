@@ -15,24 +15,60 @@ export interface RegisterDeps {
   identity: IdentityDirectory;
   adminEmails: readonly string[];
   newId: (now: Date) => string;
+  /** The passwordLogin switch, read at call time (shared/switches.ts); absent: off. */
+  passwordLogin?: boolean;
 }
 
+/**
+ * The idempotency fingerprint of a sign-up body. The plain password never enters it (nor the
+ * table, nor a log): only its SHA-256 does, so a replay with another password is still a
+ * different body. A body without a password fingerprints exactly as before the switch existed.
+ */
 export function fingerprintOf(user: RegisterUser): string {
-  const ordered = Object.fromEntries(Object.entries(user).sort(([a], [b]) => a.localeCompare(b)));
+  const { password, ...fields } = user;
+  const hashed =
+    password === undefined
+      ? fields
+      : { ...fields, password_sha256: createHash('sha256').update(password).digest('hex') };
+  const ordered = Object.fromEntries(Object.entries(hashed).sort(([a], [b]) => a.localeCompare(b)));
   return createHash('sha256').update(JSON.stringify(ordered)).digest('hex');
+}
+
+/**
+ * The password rule of the switch: required while passwordLogin is on, refused while it is off
+ * (a client sending one would otherwise believe it can sign in with it). 400 on `user.password`.
+ */
+export function checkPasswordSwitch(user: RegisterUser, passwordLogin: boolean): void {
+  if (passwordLogin && user.password === undefined) {
+    throw new DomainError('invalid_request', {
+      message: 'The request body is not valid.',
+      fields: { 'user.password': 'forms.validation.required' },
+    });
+  }
+  if (!passwordLogin && user.password !== undefined) {
+    throw new DomainError('invalid_request', {
+      message: 'Passwords are not used by this deployment: omit user.password.',
+      fields: { 'user.password': 'forms.validation.invalid' },
+    });
+  }
 }
 
 export function isAdminEmail(email: string, adminEmails: readonly string[]): boolean {
   return adminEmails.includes(email.toLowerCase());
 }
 
-async function ensureIdentity(deps: RegisterDeps, result: Registered): Promise<void> {
+async function ensureIdentity(
+  deps: RegisterDeps,
+  result: Registered,
+  password: string | undefined,
+): Promise<void> {
   await deps.identity.createUser({
     username: result.id,
     email: result.email,
     phone: result.phone,
     nick: result.nick,
   });
+  if (password !== undefined) await deps.identity.setPassword({ username: result.id, password });
   if (isAdminEmail(result.email, deps.adminEmails)) {
     await deps.identity.addToGroup({ username: result.id, group: ADMIN_GROUP });
   }
@@ -48,6 +84,10 @@ async function ensureIdentity(deps: RegisterDeps, result: Registered): Promise<v
  * With an Idempotency-Key, a retry of the same body answers the first result (re-running the
  * Cognito step, which is idempotent, in case the first call died before it); the same key with a
  * different body is 409 `idempotency.key_reused`.
+ *
+ * While the passwordLogin switch is on, `user.password` is required and set on the Cognito user
+ * (AdminSetUserPassword, permanent) as part of the identity step, so a failure there is
+ * compensated like any other; while it is off a password is refused (checkPasswordSwitch).
  */
 export async function register(
   deps: RegisterDeps,
@@ -55,6 +95,7 @@ export async function register(
   now: Date,
 ): Promise<{ created: boolean; result: Registered }> {
   const { user, idempotencyKey } = input;
+  checkPasswordSwitch(user, deps.passwordLogin === true);
   const fingerprint = fingerprintOf(user);
   const id = deps.newId(now);
   const account: AccountRecord = {
@@ -114,12 +155,12 @@ export async function register(
         message: 'This Idempotency-Key was used for another sign-up.',
       });
     }
-    await ensureIdentity(deps, stored.result);
+    await ensureIdentity(deps, stored.result, user.password);
     return { created: false, result: stored.result };
   }
 
   try {
-    await ensureIdentity(deps, result);
+    await ensureIdentity(deps, result, user.password);
   } catch (error) {
     logger.error('sign-up: identity step failed, removing the account', error as Error);
     await deps.repo.removeAccount(account, idempotencyKey);

@@ -100,6 +100,16 @@ function toRecord(item: Record<string, unknown>): ProfileRecord {
   return rest as unknown as ProfileRecord;
 }
 
+/** The stored item of a profile: its keys, the sellers index keys for sellers, the record. */
+export function profileItem(profile: ProfileRecord): Record<string, unknown> {
+  return {
+    ...profileKey(profile.id),
+    ...(profile.is_seller ? sellerIndexKeys(profile.id, profile.followers_counter) : {}),
+    type: PROFILE_TYPE,
+    ...profile,
+  };
+}
+
 /** The profiles domain's only DynamoDB caller. */
 export function createProfilesRepo(deps: {
   doc: DynamoDBDocumentClient;
@@ -108,17 +118,7 @@ export function createProfilesRepo(deps: {
   const { doc, tableName } = deps;
   return {
     async putProfile(profile) {
-      await doc.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...profileKey(profile.id),
-            ...(profile.is_seller ? sellerIndexKeys(profile.id, profile.followers_counter) : {}),
-            type: PROFILE_TYPE,
-            ...profile,
-          },
-        }),
-      );
+      await doc.send(new PutCommand({ TableName: tableName, Item: profileItem(profile) }));
     },
 
     async listSellers({ limit, cursor }) {

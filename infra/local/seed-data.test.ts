@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emailSchema, phoneSchema } from '../../shared/schemas/accounts';
 import { nickSchema } from '../../shared/schemas/profiles';
 import { seedProfiles } from './seed-data';
 
@@ -9,6 +10,16 @@ describe('demo seed data', () => {
     for (const profile of profiles) expect(nickSchema.safeParse(profile.nick).success).toBe(true);
     expect(new Set(profiles.map((profile) => profile.nick)).size).toBe(profiles.length);
     expect(new Set(profiles.map((profile) => profile.id)).size).toBe(profiles.length);
+  });
+
+  it('gives each seller an account e-mail and phone that sign-up would accept, all distinct', () => {
+    const accounts = seedProfiles().map((profile) => profile.account);
+    for (const { email, phone } of accounts) {
+      expect(emailSchema.parse(email)).toBe(email);
+      expect(phoneSchema.parse(phone)).toBe(phone);
+    }
+    expect(new Set(accounts.map((account) => account.email)).size).toBe(accounts.length);
+    expect(new Set(accounts.map((account) => account.phone)).size).toBe(accounts.length);
   });
 
   it('has stable ids, so re-seeding overwrites instead of duplicating', () => {

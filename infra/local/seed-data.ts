@@ -179,6 +179,8 @@ function seededRandom(seed: string): () => number {
 
 export interface SeedProfile {
   record: ProfileRecord;
+  /** The seller's account: its e-mail and phone are reserved like a sign-up's (guard items). */
+  account: { email: string; phone: string };
   avatar: { key: string; render: () => Promise<Buffer> };
 }
 
@@ -211,7 +213,7 @@ export async function renderAvatar(text: string, colors: [string, string]): Prom
 }
 
 export function seedProfiles(): SeedProfile[] {
-  return SELLERS.map((seller) => {
+  return SELLERS.map((seller, index) => {
     const id = ulid(Date.parse(seller.createdAt), seededRandom(seller.nick));
     const key = `avatars/${id}/seed-400.webp`;
     const record: ProfileRecord = {
@@ -231,6 +233,15 @@ export function seedProfiles(): SeedProfile[] {
       is_seller: true,
       created_at: seller.createdAt,
     };
-    return { record, avatar: { key, render: () => renderAvatar(initials(seller), seller.colors) } };
+    // example.com and Ofcom's drama range (+44 7700 900xxx): reserved, never anyone's.
+    const account = {
+      email: `${seller.nick}@sellers.example.com`,
+      phone: `+447700900${String(index).padStart(3, '0')}`,
+    };
+    return {
+      record,
+      account,
+      avatar: { key, render: () => renderAvatar(initials(seller), seller.colors) },
+    };
   });
 }

@@ -2,9 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { createProfilesRepo } from '../../functions/profiles/profiles.repo';
+import {
+  ACCOUNT_TYPE,
+  accountKey,
+  GUARD_TYPE,
+  guardKey,
+} from '../../functions/accounts/accounts.keys';
+import type { AccountRecord } from '../../functions/accounts/accounts.repo';
+import { profileItem } from '../../functions/profiles/profiles.repo';
 import { dynamoClient, ensureTable, startDynamoLocal } from './dynamodb';
 import { startS3 } from './s3';
 import { seedProfiles } from './seed-data';
@@ -46,7 +53,7 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
   const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true },
   });
-  const repo = createProfilesRepo({ doc, tableName: target.tableName });
+  const TableName = target.tableName;
   try {
     for (const profile of profiles) {
       const image = await profile.avatar.render();
@@ -59,7 +66,42 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
           CacheControl: 'public, max-age=31536000, immutable',
         }),
       );
-      await repo.putProfile(profile.record);
+      // The same items a sign-up writes (account, nick/e-mail/phone guards, profile), so seeded
+      // sellers are found by nick and their nick, e-mail and phone are taken. Plain puts: a
+      // re-seed overwrites them with the same values. (No Cognito user: they cannot log in.)
+      const { record } = profile;
+      const account: AccountRecord = {
+        id: record.id,
+        nick: record.nick,
+        email: profile.account.email,
+        phone: profile.account.phone,
+        user_option: record.user_option,
+        email_verified: true,
+        phone_verified: true,
+        blocked: false,
+        is_admin: false,
+        created_at: record.created_at,
+      };
+      const guards = (['nick', 'email', 'phone'] as const).map((field) => ({
+        Put: {
+          TableName,
+          Item: { ...guardKey(field, account[field]), type: GUARD_TYPE, field, userId: record.id },
+        },
+      }));
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...guards,
+            {
+              Put: {
+                TableName,
+                Item: { ...accountKey(record.id), type: ACCOUNT_TYPE, ...account },
+              },
+            },
+            { Put: { TableName, Item: profileItem(record) } },
+          ],
+        }),
+      );
     }
   } finally {
     s3.destroy();

@@ -51,6 +51,10 @@ export const ERROR_CODES = {
   'login.errors.401': 'unauthenticated',
   'login.errors.403': 'forbidden',
   'login.errors.500': 'unexpected',
+  // Password login (passwordLogin switch; spec 001 §5, §7 password/*).
+  'forms.validation.password': 'invalid',
+  'forms.validation.password_mismatch': 'invalid',
+  'password.errors.token_invalid': 'invalid',
   // Sessions and admins (issue 3 items 4, 11): an admin cannot block their own account.
   'admin.errors.self_block': 'conflict',
   // Follows (spec 001 §7 rels/*).
@@ -66,6 +70,31 @@ export const ERROR_CODES = {
   'forms.validation.user_type': 'invalid',
   'forms.validation.image.size': 'invalid',
   'forms.validation.image.type': 'invalid',
+  // Create item (spec 000 §5, §8 Create; issue 4).
+  'market.create_product.errors.required': 'invalid',
+  'market.create_product.errors.one_file': 'invalid',
+  'market.create_product.errors.forbidden': 'forbidden',
+  'market.create_product.errors.image_upload': 'invalid',
+  'market.create_product.errors.mint.create': 'unavailable',
+  'market.create_product.errors.mint.register': 'unavailable',
+  'market.create_product.errors.mint.generic': 'unavailable',
+  'market.create_product.errors.object': 'unavailable',
+  'market.create_product.errors.limit': 'forbidden',
+  'market.create_product.errors.store': 'unavailable',
+  'market.create_product.errors.chunks': 'unavailable',
+  'market.create_product.validation.symbol': 'invalid',
+  'market.create_product.validation.countries': 'invalid',
+  'market.create_product.validation.commission.min': 'invalid',
+  'market.create_product.validation.commission.max': 'invalid',
+  'market.create_product.validation.image.main': 'invalid',
+  'market.create_product.validation.image.limit': 'invalid',
+  'market.create_product.validation.shipping': 'invalid',
+  'market.create_product.validation.no_shipping': 'invalid',
+  'market.create_product.validation.file_required': 'invalid',
+  'market.create_product.validation.ticket_required': 'invalid',
+  'market.create_product.validation.no_ticket': 'invalid',
+  'market.create_product.validation.royalty_physical': 'invalid',
+  'market.create_product.validation.royalty_not_transferable': 'invalid',
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PROFILE_LIMITS } from '../constants/limits';
 import { nickSchema as profileNickSchema, userOptionSchema } from './profiles';
 
 /**
@@ -45,6 +46,16 @@ export const phoneSchema = z
       .regex(PHONE_PATTERN, { error: 'forms.validation.phone' }),
   );
 
+/**
+ * Password (only while the passwordLogin switch is on; spec 001 §5): 6 to 32 characters. Never
+ * trimmed or lower-cased: it is passed to Cognito exactly as typed.
+ */
+export const passwordSchema = z
+  .string({ error: 'forms.validation.required' })
+  .min(1, { error: 'forms.validation.required' })
+  .min(PROFILE_LIMITS.passwordMin, { error: 'forms.validation.password' })
+  .max(PROFILE_LIMITS.passwordMax, { error: 'forms.validation.password' });
+
 const personName = z
   .string({ error: 'forms.validation.required' })
   .trim()
@@ -56,6 +67,11 @@ const common = {
   email: emailSchema,
   phone: phoneSchema,
   terms: z.literal(true, { error: 'forms.validation.terms' }),
+  /**
+   * Required while the passwordLogin switch is on, refused (400 on `user.password`) while it is
+   * off; the sign-up use case enforces both, since the switch is read at call time.
+   */
+  password: passwordSchema.optional(),
 };
 
 /** The `user` of POST /api/users/register: an individual (name, surname) or a company. */
@@ -104,3 +120,42 @@ export const TAKEN_CODES = {
   email: 'forms.validation.taken.email',
   phone: 'forms.validation.taken.phone',
 } as const satisfies Record<UniqueField, string>;
+
+/** Path of POST /api/password/email/{email} (spec 001 §7 password/email, a POST here). */
+export const passwordEmailPathSchema = z.object({ email: emailSchema });
+
+/** Same answer whether or not the e-mail belongs to an account (no enumeration). */
+export const passwordResetRequestedSchema = z.object({ requested: z.literal(true) });
+export type PasswordResetRequested = z.infer<typeof passwordResetRequestedSchema>;
+
+/**
+ * The single-use token of a reset link (32 random bytes, base64url). Only its presence is
+ * checked here: a malformed, unknown, expired or used token is one answer of the use case,
+ * `password.errors.token_invalid`.
+ */
+export const resetTokenSchema = z
+  .string({ error: 'forms.validation.required' })
+  .min(1, { error: 'forms.validation.required' })
+  .max(256, { error: 'password.errors.token_invalid' });
+
+/** POST /api/password/reset {password, token} (spec 001 §7). */
+export const passwordResetBodySchema = z.object({
+  password: passwordSchema,
+  token: resetTokenSchema,
+});
+export type PasswordResetBody = z.infer<typeof passwordResetBodySchema>;
+
+export const passwordResetDoneSchema = z.object({ reset: z.literal(true) });
+export type PasswordResetDone = z.infer<typeof passwordResetDoneSchema>;
+
+/** The web's forms: a password and its repeat, identical (spec 001 §5). */
+export const passwordPairSchema = z
+  .object({ password: passwordSchema, repeat: z.string() })
+  .refine((value) => value.password === value.repeat, {
+    path: ['repeat'],
+    error: 'forms.validation.password_mismatch',
+  });
+export type PasswordPair = z.infer<typeof passwordPairSchema>;
+
+/** The forgot-password form: one e-mail. */
+export const forgotPasswordFormSchema = z.object({ email: emailSchema });

@@ -35,6 +35,10 @@ import {
   checkEmailPathSchema,
   checkMobilePathSchema,
   checkNickPathSchema,
+  passwordEmailPathSchema,
+  passwordResetBodySchema,
+  passwordResetDoneSchema,
+  passwordResetRequestedSchema,
   registerBodySchema,
   registeredSchema,
 } from './accounts';
@@ -98,6 +102,20 @@ export const apiSchemas: Record<string, CallSchemas> = {
     tags: ['accounts'],
     path: checkNickPathSchema,
     response: availabilitySchema,
+  },
+  'POST /api/password/email/{email}': {
+    summary:
+      'Password recovery request (spec 001 §7 GET password/email/{email}, a POST here): the same answer whether or not the e-mail has an account; e-mails a single-use link valid 1 hour; 5 per e-mail per hour (429); 404 while passwordLogin is off',
+    tags: ['accounts'],
+    path: passwordEmailPathSchema,
+    response: passwordResetRequestedSchema,
+  },
+  'POST /api/password/reset': {
+    summary:
+      'Password reset (spec 001 §7 password/reset): consumes the token once, sets the password, ends every session; 400 password.errors.token_invalid; 404 while passwordLogin is off',
+    tags: ['accounts'],
+    body: passwordResetBodySchema,
+    response: passwordResetDoneSchema,
   },
   'GET /api/users/check-email/{value}': {
     summary: 'Is this e-mail free? (spec 001 §7 users/check-email)',

@@ -237,3 +237,18 @@ describe('create-item contract: cross-field rules', () => {
     ]);
   });
 });
+
+describe('create-item codes', () => {
+  it('are registered error codes (i18n keys with English texts)', async () => {
+    const { isErrorCode } = await import('../errors/registry');
+    const source = (await import('node:fs')).readFileSync(
+      new URL('./items.ts', import.meta.url),
+      'utf8',
+    );
+    const codes = [...source.matchAll(/'((?:market|forms)\.[a-z_.]+)'/g)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(codes.length).toBeGreaterThan(10);
+    expect(codes.filter((code) => !isErrorCode(code))).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 /**
- * Identity: the Cognito user pool the web signs in to (custom auth only: an e-mail pin, then a
- * phone pin, run by the triggers of `cognitoTriggers`), its `admin` group and the web's public app
- * client. The HTTP API's JWT authorizer trusts this pool and client. The local twin emulates the
+ * Identity: the Cognito user pool the web signs in to (custom auth: an e-mail pin, then a phone
+ * pin, run by the triggers of `cognitoTriggers`; with the passwordLogin switch on, also
+ * USER_PASSWORD_AUTH, guarded by the pre-authentication trigger), its `admin` group and the web's
+ * public app client. The HTTP API's JWT authorizer trusts this pool and client. The local twin emulates the
  * same pool (infra/local/cognito/): username = our user id, e-mail as a sign-in alias.
  *
  * The pool is stateful and retained; the trigger functions are stateless and live beside it (a
@@ -12,6 +13,7 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { ENV } from '../../../functions/core/env';
+import { readSwitches } from '../../../shared/switches';
 import type { MarketConfig } from '../config';
 import { MarketFunction } from '../constructs/market-function';
 import type { CognitoTriggerName } from '../identity';
@@ -41,6 +43,9 @@ export class IdentityStack extends Stack {
     const { config } = props;
     const names = resourceNames(config);
     const refs = importStateful(this, config);
+    // Password login (the passwordLogin switch, from the same FEATURE_* variables the functions
+    // get): the web client may use USER_PASSWORD_AUTH and the policy is the spec's 6–32 rule.
+    const passwordLogin = readSwitches(config.featureEnv).passwordLogin;
 
     for (const [name, handler] of Object.entries(props.triggers) as [
       CognitoTriggerName,
@@ -81,15 +86,25 @@ export class IdentityStack extends Stack {
       // Our own pins verify e-mail and phone; Cognito sends no codes.
       autoVerify: { email: false, phone: false },
       accountRecovery: cognito.AccountRecovery.NONE,
-      // Passwords are not used (custom auth only); a strong policy anyway should one be set.
-      passwordPolicy: {
-        minLength: 12,
-        requireDigits: true,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireSymbols: true,
-        tempPasswordValidity: Duration.days(1),
-      },
+      // Pin login: passwords are not used (custom auth only); a strong policy anyway should one
+      // be set. Password login: the spec's rule (6 to 32 characters, checked by our schemas).
+      passwordPolicy: passwordLogin
+        ? {
+            minLength: 6,
+            requireDigits: false,
+            requireLowercase: false,
+            requireUppercase: false,
+            requireSymbols: false,
+            tempPasswordValidity: Duration.days(1),
+          }
+        : {
+            minLength: 12,
+            requireDigits: true,
+            requireLowercase: true,
+            requireUppercase: true,
+            requireSymbols: true,
+            tempPasswordValidity: Duration.days(1),
+          },
       mfa: cognito.Mfa.OFF,
       deletionProtection: config.stage === 'prod',
       removalPolicy: RemovalPolicy.RETAIN,
@@ -103,8 +118,21 @@ export class IdentityStack extends Stack {
         ...(this.triggers.verifyAuthChallengeResponse
           ? { verifyAuthChallengeResponse: this.triggers.verifyAuthChallengeResponse.function }
           : {}),
+        // Refuses blocked accounts on password login; a no-op while the switch is off.
+        ...(this.triggers.preAuthentication
+          ? { preAuthentication: this.triggers.preAuthentication.function }
+          : {}),
       },
     });
+    if (passwordLogin) {
+      acknowledge(
+        this.userPool,
+        'AwsSolutions-COG1',
+        'Password login follows the product rule (spec 001 §5: 6 to 32 characters, no class ' +
+          'rules); Cognito throttles failed sign-ins and blocked accounts are refused by the ' +
+          'pre-authentication trigger.',
+      );
+    }
     acknowledge(
       this.userPool,
       'AwsSolutions-COG2',
@@ -140,12 +168,14 @@ export class IdentityStack extends Stack {
     this.webClient = this.userPool.addClient('WebClient', {
       userPoolClientName: `${names.prefix}-web`,
       generateSecret: false,
-      // ALLOW_CUSTOM_AUTH + ALLOW_REFRESH_TOKEN_AUTH (CDK always adds the refresh flow).
+      // ALLOW_CUSTOM_AUTH + ALLOW_REFRESH_TOKEN_AUTH (CDK always adds the refresh flow), plus
+      // ALLOW_USER_PASSWORD_AUTH only while the passwordLogin switch is on (the twin's local
+      // client follows the same switch).
       authFlows: {
         custom: true,
         user: false,
         userSrp: false,
-        userPassword: false,
+        userPassword: passwordLogin,
         adminUserPassword: false,
       },
       disableOAuth: true,

@@ -3,6 +3,7 @@ import {
   AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
@@ -558,5 +559,160 @@ describe('the local gateway JWT authorizer', () => {
       expect(await response.json()).toEqual({ message: 'Unauthorized' });
     }
     expect((await call(access)).status).toBe(200);
+  });
+});
+
+describe('password login (passwordLogin switch): AdminSetUserPassword + USER_PASSWORD_AUTH', () => {
+  let passwords: CognitoEndpoint;
+  let passwordSdk: CognitoIdentityProviderClient;
+  const PW_USER = '01JD0000000000000000000009';
+  const PW_EMAIL = 'pat@example.com';
+  const BLOCKED = '01JD0000000000000000000010';
+  const BLOCKED_EMAIL = 'blocked@example.com';
+  const PASSWORD = 'secret-1';
+
+  const setPassword = (username: string, password: string, permanent = true) =>
+    passwordSdk.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: passwords.userPoolId,
+        Username: username,
+        Password: password,
+        Permanent: permanent,
+      }),
+    );
+
+  beforeAll(async () => {
+    passwords = await startCognito({ triggers: FIXTURE_TRIGGER_MODULES, passwordAuth: true });
+    passwordSdk = new CognitoIdentityProviderClient({
+      region: passwords.region,
+      endpoint: passwords.url,
+      credentials: TWIN_CREDENTIALS,
+    });
+    for (const [username, email, nickname] of [
+      [PW_USER, PW_EMAIL, 'pat'],
+      [BLOCKED, BLOCKED_EMAIL, 'blocked'],
+    ] as const) {
+      await passwordSdk.send(
+        new AdminCreateUserCommand({
+          UserPoolId: passwords.userPoolId,
+          Username: username,
+          MessageAction: 'SUPPRESS',
+          UserAttributes: [
+            { Name: 'email', Value: email },
+            { Name: 'email_verified', Value: 'true' },
+            { Name: 'nickname', Value: nickname },
+          ],
+        }),
+      );
+      await setPassword(username, PASSWORD);
+    }
+    Amplify.configure({
+      Auth: {
+        Cognito: {
+          userPoolId: passwords.userPoolId,
+          userPoolClientId: passwords.clientId,
+          userPoolEndpoint: passwords.url,
+        },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await signOut().catch(() => undefined);
+    passwordSdk?.destroy();
+    await passwords?.stop();
+  });
+
+  it('keeps only a salted scrypt hash and confirms the user', async () => {
+    const stored = passwords.getUser(PW_USER);
+    expect(stored?.status).toBe('CONFIRMED');
+    expect(stored?.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(JSON.stringify(stored)).not.toContain(PASSWORD);
+    await expect(setPassword(PW_USER, 'short')).rejects.toMatchObject({
+      name: 'InvalidPasswordException',
+    });
+    await expect(setPassword(PW_USER, PASSWORD, false)).rejects.toMatchObject({
+      name: 'UnsupportedOperationException',
+    });
+  });
+
+  it('signs in with Amplify USER_PASSWORD_AUTH by e-mail: tokens at once, no challenge', async () => {
+    const result = await signIn({
+      username: PW_EMAIL,
+      password: PASSWORD,
+      options: { authFlowType: 'USER_PASSWORD_AUTH' },
+    });
+    expect(result.isSignedIn).toBe(true);
+    expect(result.nextStep.signInStep).toBe('DONE');
+    const session = await fetchAuthSession();
+    expect(session.tokens?.accessToken.payload.username).toBe(PW_USER);
+    expect(session.tokens?.idToken?.payload.email).toBe(PW_EMAIL);
+    // The refresh token works like a custom-auth one.
+    const refreshed = await fetchAuthSession({ forceRefresh: true });
+    expect(refreshed.tokens?.accessToken.payload.username).toBe(PW_USER);
+    await signOut();
+  });
+
+  it('answers a wrong password and an unknown user exactly as Cognito words it', async () => {
+    for (const [username, password] of [
+      [PW_EMAIL, 'wrong-password'],
+      ['nobody@example.com', PASSWORD],
+    ] as const) {
+      await expect(
+        signIn({ username, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } }),
+      ).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'Incorrect username or password.',
+      });
+    }
+  });
+
+  it('runs the pre-authentication trigger: a refused account gets its error code', async () => {
+    await expect(
+      signIn({
+        username: BLOCKED_EMAIL,
+        password: PASSWORD,
+        options: { authFlowType: 'USER_PASSWORD_AUTH' },
+      }),
+    ).rejects.toMatchObject({
+      name: 'UserLambdaValidationException',
+      message: 'PreAuthentication failed with error login.errors.403.',
+    });
+  });
+
+  it('locks the user out after repeated wrong passwords ("Password attempts exceeded")', async () => {
+    const attempt = (password: string) =>
+      passwordSdk.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: passwords.clientId,
+          AuthParameters: { USERNAME: PW_USER, PASSWORD: password },
+        }),
+      );
+    await setPassword(PW_USER, PASSWORD); // a new password clears earlier failures
+    for (let i = 0; i < 5; i += 1) {
+      await expect(attempt('wrong-password')).rejects.toMatchObject({
+        message: 'Incorrect username or password.',
+      });
+    }
+    await expect(attempt(PASSWORD)).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Password attempts exceeded',
+    });
+  });
+
+  it('refuses USER_PASSWORD_AUTH where the client does not allow it (switch off)', async () => {
+    await expect(
+      sdk.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: cognito.clientId,
+          AuthParameters: { USERNAME: EMAIL, PASSWORD },
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'InvalidParameterException',
+      message: 'USER_PASSWORD_AUTH flow not enabled for this client',
+    });
   });
 });

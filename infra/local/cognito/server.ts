@@ -1,9 +1,10 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Context } from 'aws-lambda';
 import { cognitoOperations, cognitoTriggers } from '../../../functions/routes';
+import { readSwitches } from '../../../shared/switches';
 import { lambdaContext } from '../api-gateway-v2';
 import { handlerLoader } from '../http-gateway';
 import {
@@ -41,6 +42,7 @@ export const TRIGGER_SOURCES: Record<TriggerName, string> = {
   defineAuthChallenge: 'DefineAuthChallenge_Authentication',
   createAuthChallenge: 'CreateAuthChallenge_Authentication',
   verifyAuthChallengeResponse: 'VerifyAuthChallengeResponse_Authentication',
+  preAuthentication: 'PreAuthentication_Authentication',
 };
 
 /** The trigger names Cognito uses in `UserLambdaValidationException` messages. */
@@ -48,6 +50,7 @@ const TRIGGER_LABELS: Record<TriggerName, string> = {
   defineAuthChallenge: 'DefineAuthChallenge',
   createAuthChallenge: 'CreateAuthChallenge',
   verifyAuthChallengeResponse: 'VerifyAuthChallengeResponse',
+  preAuthentication: 'PreAuthentication',
 };
 
 export type TriggerHandler = (event: CognitoTriggerEvent, context: Context) => Promise<unknown>;
@@ -71,6 +74,7 @@ export const FIXTURE_TRIGGER_MODULES: TriggerModules = {
     defineAuthChallenge: 'define-auth-challenge',
     createAuthChallenge: 'create-auth-challenge',
     verifyAuthChallengeResponse: 'verify-auth-challenge',
+    preAuthentication: 'pre-authentication',
   },
 };
 
@@ -87,7 +91,7 @@ export interface ChallengeResult {
   challengeMetadata?: string;
 }
 
-/** The event of the three custom-auth triggers (Cognito's shape, version '1'). */
+/** The event of the custom-auth and pre-authentication triggers (Cognito's shape, version '1'). */
 export interface CognitoTriggerEvent {
   version: '1';
   triggerSource: string;
@@ -102,6 +106,8 @@ export interface CognitoTriggerEvent {
     privateChallengeParameters?: Record<string, string>;
     challengeAnswer?: string;
     clientMetadata?: Record<string, string>;
+    /** PreAuthentication only. */
+    validationData?: Record<string, string>;
     userNotFound: boolean;
   };
   response: Record<string, unknown>;
@@ -116,6 +122,11 @@ export interface CognitoUser {
   groups: string[];
   createdAt: number;
   modifiedAt: number;
+  /**
+   * AdminSetUserPassword's password as a salted scrypt hash (`scrypt$N$r$p$salt$hash`, base64url);
+   * the plain password is never kept.
+   */
+  passwordHash?: string;
 }
 
 interface RefreshRecord {
@@ -166,6 +177,12 @@ export interface CognitoOptions {
   accessTokenSeconds?: number;
   refreshTokenSeconds?: number;
   sessionSeconds?: number;
+  /**
+   * The app client allows USER_PASSWORD_AUTH (CDK's `authFlows.userPassword`, set from the same
+   * switch): default the passwordLogin switch of this process's FEATURE_PASSWORD_LOGIN. It also
+   * runs the PreAuthentication trigger on InitiateAuth, as the pool does once it has one.
+   */
+  passwordAuth?: boolean;
   /** Trigger timeout (Cognito: 5 s). */
   triggerTimeoutMs?: number;
   /** Clock, for tests. */
@@ -241,6 +258,9 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
   const triggerTimeoutMs = options.triggerTimeoutMs ?? 5000;
   const triggers = options.triggers ?? DEFAULT_TRIGGER_MODULES;
   const loader = handlerLoader(triggers.functionsDir);
+  const passwordAuth = options.passwordAuth ?? readSwitches(process.env).passwordLogin;
+  /** Consecutive wrong passwords per user, for Cognito's lockout ("Password attempts exceeded"). */
+  const passwordFailures = new Map<string, { count: number; lockedUntil: number }>();
 
   const state = loadState(options.dataFile);
   const keys: SigningKey[] = state.keys.map(loadKey);
@@ -619,6 +639,81 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
     };
   }
 
+  /** PreAuthentication, for a known user, before the password (or the first challenge). */
+  async function preAuthenticate(
+    user: CognitoUser,
+    client: string,
+    requestedName: string,
+    clientMetadata: Record<string, string> | undefined,
+  ): Promise<void> {
+    if (!passwordAuth) return;
+    const session: AuthSession = {
+      clientId: client,
+      username: user.username,
+      requestedName,
+      answeredName: user.username,
+      challenges: [],
+      privateChallengeParameters: {},
+      challengeMetadata: undefined,
+      expiresAt: 0,
+    };
+    await runTrigger(
+      'preAuthentication',
+      session,
+      {
+        userAttributes: triggerAttributes(user),
+        validationData: {},
+        ...(clientMetadata === undefined ? {} : { clientMetadata }),
+        userNotFound: false,
+      },
+      {},
+    );
+  }
+
+  /** USER_PASSWORD_AUTH: the pre-authentication trigger, the password, then tokens. */
+  async function passwordSignIn(
+    client: string,
+    params: Record<string, string>,
+    clientMetadata: Record<string, string> | undefined,
+  ): Promise<Record<string, unknown>> {
+    const name = params.USERNAME;
+    if (name === undefined || name === '') {
+      throw invalidParameter('Missing required parameter USERNAME');
+    }
+    const password = params.PASSWORD;
+    if (password === undefined || password === '') {
+      throw invalidParameter('Missing required parameter PASSWORD');
+    }
+    const user = findUser(name);
+    if (user === undefined || user.passwordHash === undefined) {
+      // Same work and the same answer as a wrong password (PreventUserExistenceErrors).
+      await verifyPassword(password, DUMMY_HASH);
+      throw notAuthorized('Incorrect username or password.');
+    }
+    if (!user.enabled) throw notAuthorized('User is disabled.');
+    const failures = passwordFailures.get(user.username.toLowerCase());
+    if (failures !== undefined && failures.lockedUntil > now()) {
+      throw notAuthorized('Password attempts exceeded');
+    }
+    await preAuthenticate(user, client, name, clientMetadata);
+    if (!(await verifyPassword(password, user.passwordHash))) {
+      const count = (failures?.count ?? 0) + 1;
+      // Cognito: after 5 failures, a lockout that doubles with each further one (max 15 min).
+      const lockMs = count < 5 ? 0 : Math.min(1000 * 2 ** (count - 5), 15 * 60_000);
+      passwordFailures.set(user.username.toLowerCase(), { count, lockedUntil: now() + lockMs });
+      throw notAuthorized('Incorrect username or password.');
+    }
+    passwordFailures.delete(user.username.toLowerCase());
+    const { originJti, ...tokens } = issueTokens(user, client, undefined);
+    return {
+      AuthenticationResult: {
+        ...tokens,
+        RefreshToken: newRefreshToken(user, client, originJti, epoch()),
+      },
+      ChallengeParameters: {},
+    };
+  }
+
   function pseudoUsername(name: string): string {
     // Unknown users get a stable id that looks like a real one (no hint that the user is unknown).
     const digest = createHmac('sha256', state.secret).update(name.toLowerCase()).digest();
@@ -656,6 +751,9 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
       if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') {
         return refresh(client, params.REFRESH_TOKEN);
       }
+      if (flow === 'USER_PASSWORD_AUTH' && passwordAuth) {
+        return passwordSignIn(client, params, optionalStringMap(input.ClientMetadata));
+      }
       if (flow !== 'CUSTOM_AUTH') {
         throw invalidParameter(`${String(flow)} flow not enabled for this client`);
       }
@@ -665,6 +763,9 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
       }
       const user = findUser(name);
       if (user !== undefined && !user.enabled) throw notAuthorized('User is disabled.');
+      if (user !== undefined) {
+        await preAuthenticate(user, client, name, optionalStringMap(input.ClientMetadata));
+      }
       const session: AuthSession = {
         clientId: client,
         username: user?.username,
@@ -785,7 +886,7 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
       if (input.TemporaryPassword !== undefined) {
         throw new CognitoError(
           'UnsupportedOperationException',
-          'The local Cognito endpoint has no passwords: omit TemporaryPassword.',
+          'The local Cognito endpoint has no temporary passwords: omit TemporaryPassword (AdminSetUserPassword sets a permanent one).',
         );
       }
       // Case-insensitive pool: looked up in any case, kept in the case it was created with.
@@ -821,6 +922,37 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
           UserStatus: user.status,
         },
       };
+    },
+
+    async AdminSetUserPassword(input) {
+      checkPool(input.UserPoolId);
+      const user = requireUser(input.Username);
+      if (input.Permanent !== true) {
+        throw new CognitoError(
+          'UnsupportedOperationException',
+          'The local Cognito endpoint sets only permanent passwords: Permanent must be true.',
+        );
+      }
+      const password = input.Password;
+      if (typeof password !== 'string' || password === '') {
+        throw invalidParameter('Missing required parameter Password');
+      }
+      // The pool's policy while password login is on (infra identity stack): 6 to 256 characters.
+      if (password.length < 6) {
+        throw new CognitoError(
+          'InvalidPasswordException',
+          'Password did not conform with policy: Password not long enough',
+        );
+      }
+      if (password.length > 256) {
+        throw invalidParameter('Password must have length less than or equal to 256');
+      }
+      user.passwordHash = await hashPassword(password);
+      user.status = 'CONFIRMED';
+      user.modifiedAt = now();
+      passwordFailures.delete(user.username.toLowerCase());
+      save();
+      return {};
     },
 
     async AdminGetUser(input) {
@@ -1077,6 +1209,55 @@ function sendError(res: ServerResponse, error: CognitoError): void {
   });
   res.end(text);
 }
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  N: number,
+  r: number,
+  p: number,
+) {
+  return new Promise<Buffer>((resolve, reject) => {
+    scrypt(password, salt, keylen, { N, r, p }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+/** A salted scrypt hash: `scrypt$N$r$p$<salt>$<hash>` (base64url). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, SCRYPT.keylen, SCRYPT.N, SCRYPT.r, SCRYPT.p);
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const key = await scryptAsync(
+    password,
+    Buffer.from(salt, 'base64url'),
+    expected.length,
+    Number(n),
+    Number(r),
+    Number(p),
+  );
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Verified against when there is no user, so an unknown name costs what a wrong password does. */
+const DUMMY_HASH = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(32).toString('base64url')}`;
 
 function newSessionId(): string {
   return randomBytes(96).toString('base64url');

@@ -9,6 +9,8 @@ import {
 import { ErrorPage } from '../features/errors/components/ErrorPage';
 import { LoginModal } from '../features/accounts/components/LoginModal';
 import { EditProfileHost } from '../features/profiles/components/EditProfileHost';
+import { UserCardHost } from '../features/profiles/components/UserCardModal';
+import { PermissionPromptHost } from '../components/PermissionPromptHost';
 import { AuthProvider } from '../lib/auth';
 
 /** Any route containing `rooms` redirects home (spec 000 §2: the rooms feature is not offered). */
@@ -16,7 +18,10 @@ export function isRoomsPath(pathname: string): boolean {
   return pathname.toLowerCase().includes('rooms');
 }
 
-/** The root route: session state, the login and edit-profile modals, scroll restoration, the rooms redirect. */
+/**
+ * The root route: session state, the login, edit-profile, user-card and permission modals, scroll
+ * restoration, the rooms redirect.
+ */
 export function Root() {
   const { pathname } = useLocation();
   if (isRoomsPath(pathname)) return <Navigate to="/" replace />;
@@ -26,6 +31,8 @@ export function Root() {
       <Outlet />
       <LoginModal />
       <EditProfileHost />
+      <UserCardHost />
+      <PermissionPromptHost />
     </AuthProvider>
   );
 }

@@ -1,11 +1,14 @@
 import type { RouteObject } from 'react-router';
 import { RequireGuest, RequireUser } from '../features/accounts/components/Guards';
 import { LoginPage } from '../features/accounts/components/LoginPage';
+import { ForgotPasswordPage } from '../features/accounts/components/ForgotPasswordPage';
+import { ResetPasswordPage } from '../features/accounts/components/ResetPasswordPage';
 import { SignupPage } from '../features/accounts/components/SignupPage';
 import { ErrorRoute, NotFoundPage } from '../features/errors/components/ErrorPage';
 import { TermsPage } from '../features/legal/components/TermsPage';
 import { ProfilePage } from '../features/profiles/components/ProfilePage';
 import { SellersPage } from '../features/sellers/components/SellersPage';
+import { AccountProfileRoute, GeneralSettingsRoute, PaymentMethodRoute } from './accountRoutes';
 import { HomeRoute } from './HomeRoute';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { SessionLayout } from './layouts/SessionLayout';
@@ -31,9 +34,12 @@ export const routes: RouteObject[] = [
               { path: 'legal/terms', Component: TermsPage },
               { path: 'error', Component: ErrorRoute },
               {
-                // Visitors are sent home; the pages themselves come with later features.
+                // Visitors are sent home; /account pages still to come show the 404.
                 Component: RequireUser,
                 children: [
+                  { path: 'account/settings/general', Component: GeneralSettingsRoute },
+                  { path: 'account/settings/paymentmethod', Component: PaymentMethodRoute },
+                  { path: 'account/profile', Component: AccountProfileRoute },
                   { path: 'account/*', Component: NotFoundPage },
                   { path: 'checkout', Component: NotFoundPage },
                   { path: 'market/product/:id/checkout', Component: NotFoundPage },
@@ -56,6 +62,23 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'login', Component: LoginPage },
               { path: 'signup', Component: SignupPage },
+              // Password recovery: the 404 page while the passwordLogin switch is off.
+              { path: 'forgot', Component: ForgotPasswordPage },
+              { path: '*', Component: NotFoundPage },
+            ],
+          },
+        ],
+      },
+      {
+        // Spec route /password/reset/:token? (a logged-in user may follow the link too); the
+        // 404 page while the passwordLogin switch is off.
+        path: 'password',
+        Component: SessionLayout,
+        children: [
+          {
+            ErrorBoundary: RouteError,
+            children: [
+              { path: 'reset/:token?', Component: ResetPasswordPage },
               { path: '*', Component: NotFoundPage },
             ],
           },

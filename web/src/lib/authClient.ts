@@ -84,10 +84,13 @@ export async function startPinSignIn(email: string): Promise<SignInOutput> {
   return signIn({ username: email, options: { authFlowType: 'CUSTOM_WITHOUT_SRP' } });
 }
 
-/** Step 0 while the passwordLogin switch is on: Cognito's SRP password flow. */
+/**
+ * Step 0 while the passwordLogin switch is on: USER_PASSWORD_AUTH (the web client allows it only
+ * then, in AWS and on the twin); Cognito answers tokens at once, no pins.
+ */
 export async function startPasswordSignIn(email: string, password: string): Promise<SignInOutput> {
   const { signIn } = await auth();
-  return signIn({ username: email, password });
+  return signIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
 }
 
 /** Steps 1 and 2: answers the current challenge (a pin, or RESEND for a new one). */

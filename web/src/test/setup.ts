@@ -1,6 +1,9 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { editProfileModal } from '../lib/editProfileStore';
+import { permissionPrompt } from '../lib/permission';
 import { toasts } from '../lib/toast';
+import { userCard } from '../lib/userCardStore';
 
 // jsdom does not implement scrolling; ScrollRestoration calls it on every navigation.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
@@ -9,6 +12,10 @@ window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 afterEach(() => {
   cleanup();
   toasts.clear();
+  // The app-wide modal stores outlive a test's render.
+  userCard.close();
+  permissionPrompt.close();
+  editProfileModal.close();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });

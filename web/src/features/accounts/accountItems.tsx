@@ -35,7 +35,7 @@ export const ACCOUNT_MENU_ITEMS: readonly AccountItem<'profile' | 'activity' | '
     key: 'settings',
     to: '/account/settings/general',
     icon: <SettingsRoundedIcon fontSize="small" />,
-    ready: false,
+    ready: true,
   },
 ];
 

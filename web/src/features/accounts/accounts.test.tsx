@@ -196,6 +196,9 @@ describe('login modal', () => {
     renderRoute('/legal/terms');
     const dialog = await openModal();
     const password = await within(dialog).findByLabelText('Password');
+    expect(
+      within(dialog).getByRole('link', { name: 'Forgot your password?' }).getAttribute('href'),
+    ).toBe('/session/forgot');
     await userEvent.type(
       within(dialog).getByRole('textbox', { name: 'E-mail' }),
       'ana@example.com',
@@ -208,6 +211,7 @@ describe('login modal', () => {
     expect(amplify.signIn).toHaveBeenCalledWith({
       username: 'ana@example.com',
       password: 'short-enough',
+      options: { authFlowType: 'USER_PASSWORD_AUTH' },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -231,6 +235,13 @@ describe('login errors', () => {
     [namedError('NotAuthorizedException', 'User is disabled.'), 'login.errors.403'],
     [
       namedError('UserLambdaValidationException', 'failed: Account temporally blocked.'),
+      'login.errors.403',
+    ],
+    [
+      namedError(
+        'UserLambdaValidationException',
+        'PreAuthentication failed with error login.errors.403.',
+      ),
       'login.errors.403',
     ],
     [namedError('TooManyRequestsException', 'Rate exceeded'), 'rate_limited'],
@@ -281,12 +292,12 @@ describe('access rules', () => {
     },
   );
 
-  it('lets a logged-in user into /account/* (the page itself comes later)', async () => {
+  it('lets a logged-in user into /account/*, where pages still to come are a 404', async () => {
     amplify.fetchAuthSession.mockResolvedValue(signedIn);
     mockApi({ '/api/config': configWithAuth });
-    const { router } = renderRoute('/account/settings/general');
+    const { router } = renderRoute('/account/unknown');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/account/settings/general');
+    expect(router.state.location.pathname).toBe('/account/unknown');
   });
 
   it.each(['/session/login', '/session/signup'])(

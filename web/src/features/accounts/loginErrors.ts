@@ -21,6 +21,8 @@ export function loginErrorCode(error: unknown): string {
   if (
     status === 403 ||
     message.includes('blocked') ||
+    // A trigger's refusal: "<Trigger> failed with error login.errors.403."
+    message.includes('login.errors.403') ||
     message.includes('user is disabled') ||
     name === 'UserDisabledException'
   ) {

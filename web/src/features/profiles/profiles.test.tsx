@@ -230,7 +230,8 @@ function renderSignedIn(
 async function openEditFromMenu(nameField = 'Name') {
   await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }));
   const menu = await screen.findByRole('menu');
-  expect(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href')).toBe('/ana');
+  const profileItem = within(menu).getByRole('menuitem', { name: /^(My|Company) profile$/ });
+  expect(profileItem.getAttribute('href')).toBe('/ana');
   await userEvent.click(within(menu).getByRole('menuitem', { name: 'Edit profile' }));
   const dialog = await screen.findByRole('dialog', { name: 'Edit profile' });
   await within(dialog).findByRole('textbox', { name: nameField });

@@ -30,3 +30,21 @@ export async function checkAvailability(
   const { available } = await apiGet(path, { schema: availabilitySchema, signal });
   return available;
 }
+
+const resetRequestedSchema = z.object({ requested: z.literal(true) });
+const resetDoneSchema = z.object({ reset: z.literal(true) });
+
+/**
+ * POST /api/password/email/{email} (spec 001 §7 password/email, a POST here): the same answer
+ * whether or not the e-mail has an account.
+ */
+export async function requestPasswordReset(email: string): Promise<void> {
+  await apiPost(`/password/email/${encodeURIComponent(email)}`, undefined, {
+    schema: resetRequestedSchema,
+  });
+}
+
+/** POST /api/password/reset {password, token}; 400 password.errors.token_invalid. */
+export async function resetPassword(body: { password: string; token: string }): Promise<void> {
+  await apiPost('/password/reset', body, { schema: resetDoneSchema });
+}

@@ -11,7 +11,9 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useAuth, type SessionUser } from '../../../lib/auth';
-import { editProfileModal } from '../../profiles/editProfileStore';
+import { useSwitches } from '../../../lib/config';
+import { editProfileModal } from '../../../lib/editProfileStore';
+import { useOwnProfile } from '../../../lib/ownProfile';
 import { ACCOUNT_MENU_ITEMS } from '../accountItems';
 import { LogoutDialog } from './LogoutDialog';
 
@@ -41,18 +43,32 @@ interface AccountMenuProps {
 }
 
 /**
- * The account menu (spec 001 §2): "logged in as @nick", profile, activity, settings (each once
- * its page exists) and logout, which asks for confirmation first.
+ * The account menu (spec 001 §2): "logged in as @nick", profile (labelled by the account type),
+ * activity, settings (each once its page exists) and logout, which asks for confirmation first.
+ * Where only companies may mint and the user is not one, the profile item opens the profile
+ * editor instead of the public profile.
  */
 export function AccountMenu({ anchorEl, onClose, id }: AccountMenuProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
+  const { companyOnlyMinting } = useSwitches();
+  const profile = useOwnProfile(user?.id ?? null);
   const [confirming, setConfirming] = useState(false);
   if (!user) return null;
-  // The profile item needs the nick (empty until the session names it).
+  const userOption = profile.data?.user_option;
+  const editInstead = companyOnlyMinting && userOption !== 'company';
+  // The profile item needs the nick (empty until the session names it) unless it opens the editor.
   const items = ACCOUNT_MENU_ITEMS.filter(
-    (item) => item.ready && (item.key !== 'profile' || user.nick !== ''),
+    (item) => item.ready && (item.key !== 'profile' || user.nick !== '' || editInstead),
   ).map((item) => (item.key === 'profile' ? { ...item, to: `/${user.nick}` } : item));
+  const label = (key: (typeof items)[number]['key']) =>
+    key !== 'profile'
+      ? t(`account.menu.${key}`)
+      : userOption === 'company'
+        ? t('account.menu.profileCompany')
+        : userOption === 'individual'
+          ? t('account.menu.profileIndividual')
+          : t('account.menu.profile');
   const who = user.nick ? `@${user.nick}` : user.email;
   return (
     <>
@@ -77,12 +93,25 @@ export function AccountMenu({ anchorEl, onClose, id }: AccountMenuProps) {
           </Box>
         </Box>
         <Divider />
-        {items.map((item) => (
-          <MenuItem key={item.key} component={RouterLink} to={item.to} onClick={onClose}>
-            <ListItemIcon>{item.icon}</ListItemIcon>
-            {t(`account.menu.${item.key}`)}
-          </MenuItem>
-        ))}
+        {items.map((item) =>
+          item.key === 'profile' && editInstead ? (
+            <MenuItem
+              key={item.key}
+              onClick={() => {
+                onClose();
+                editProfileModal.open();
+              }}
+            >
+              <ListItemIcon>{item.icon}</ListItemIcon>
+              {label(item.key)}
+            </MenuItem>
+          ) : (
+            <MenuItem key={item.key} component={RouterLink} to={item.to} onClick={onClose}>
+              <ListItemIcon>{item.icon}</ListItemIcon>
+              {label(item.key)}
+            </MenuItem>
+          ),
+        )}
         <MenuItem
           onClick={() => {
             onClose();

@@ -21,6 +21,7 @@ import { loginFormSchema, PIN_LENGTH, type LoginForm } from '../schemas';
 import { PinInput } from './PinInput';
 
 export const SIGNUP_PATH = '/session/signup';
+export const FORGOT_PATH = '/session/forgot';
 
 /** The text of a login error key (login.errors.*, rate_limited, network…). */
 export function useLoginErrorText(): (code: string) => string {
@@ -127,7 +128,6 @@ export function EmailStep({ flow, titleId, onSignup, level = 'h2' }: EmailStepPr
           slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
         />
         {switches.passwordLogin ? (
-          // Password recovery (/session/forgot) comes with its page; until then no link.
           <TextField
             {...register('password')}
             type="password"
@@ -142,6 +142,13 @@ export function EmailStep({ flow, titleId, onSignup, level = 'h2' }: EmailStepPr
                 : ' '
             }
           />
+        ) : null}
+        {switches.passwordLogin ? (
+          <Typography variant="body2" sx={{ textAlign: 'right', mt: -1.5 }}>
+            <Link component={RouterLink} to={FORGOT_PATH} onClick={onSignup}>
+              {t('login.forgot')}
+            </Link>
+          </Typography>
         ) : null}
         {error ? (
           <Alert severity="error" id={errorId} role="alert">

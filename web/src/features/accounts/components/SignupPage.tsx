@@ -21,12 +21,13 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
+import { useSwitches } from '../../../lib/config';
 import { useErrorText } from '../../../lib/errors';
 import { usePageMeta } from '../../../lib/head';
 import { register as registerUser, type AvailabilityKind } from '../api/accounts';
@@ -37,7 +38,7 @@ import {
   nickSchema,
   phoneSchema,
   registerBody,
-  signupFormSchema,
+  signupFormSchemaFor,
   type SignupFormInput,
   type SignupFormValues,
 } from '../schemas';
@@ -54,6 +55,7 @@ const FIELD_OF: Record<string, keyof SignupFormInput> = {
   entity_name: 'entity_name',
   terms: 'terms',
   user_option: 'user_option',
+  password: 'password',
 };
 
 function AvailabilityText({ state }: { state: Availability }) {
@@ -97,8 +99,12 @@ export function SignupPage() {
     description: t('meta.signup.description', { app: t('app.name') }),
   });
 
+  const switches = useSwitches();
+  const passwordLogin = switches.passwordLogin;
+  // The switch arrives with /api/config; react-hook-form takes the current resolver each render.
+  const resolver = useMemo(() => zodResolver(signupFormSchemaFor(passwordLogin)), [passwordLogin]);
   const form = useForm<SignupFormInput, unknown, SignupFormValues>({
-    resolver: zodResolver(signupFormSchema),
+    resolver,
     mode: 'onTouched',
     defaultValues: {
       user_option: 'individual',
@@ -109,6 +115,8 @@ export function SignupPage() {
       surname: '',
       entity_name: '',
       terms: false,
+      password: '',
+      password_repeat: '',
     },
   });
   const { control, register, handleSubmit, setError, formState } = form;
@@ -163,13 +171,14 @@ export function SignupPage() {
     }
     try {
       // Registered already (the login start failed): only ask for the codes again.
+      const password = passwordLogin ? values.password : undefined;
       if (nick) {
-        await flow.start(values.email);
+        await flow.start(values.email, password);
         return;
       }
-      const created = await signup.mutateAsync(registerBody(values));
+      const created = await signup.mutateAsync(registerBody(values, passwordLogin));
       setNick(created.nick);
-      await flow.start(values.email);
+      await flow.start(values.email, password);
     } catch {
       // Shown under the fields or above the button.
     }
@@ -384,6 +393,32 @@ export function SignupPage() {
                 error={Boolean(fieldError('phone')) || phoneCheck === 'taken'}
                 helperText={helper('phone', t('signup.phoneHint'))}
               />
+              {passwordLogin ? (
+                <>
+                  <TextField
+                    {...register('password')}
+                    type="password"
+                    label={t('signup.password')}
+                    autoComplete="new-password"
+                    required
+                    fullWidth
+                    disabled={busy}
+                    error={Boolean(fieldError('password'))}
+                    helperText={fieldError('password') ?? t('signup.passwordHint')}
+                  />
+                  <TextField
+                    {...register('password_repeat')}
+                    type="password"
+                    label={t('signup.passwordRepeat')}
+                    autoComplete="new-password"
+                    required
+                    fullWidth
+                    disabled={busy}
+                    error={Boolean(fieldError('password_repeat'))}
+                    helperText={fieldError('password_repeat') ?? ' '}
+                  />
+                </>
+              ) : null}
 
               <Box>
                 <Controller

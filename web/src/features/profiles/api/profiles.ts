@@ -2,10 +2,8 @@ import * as z from 'zod';
 import { followResultSchema, isFollowingResultSchema } from '@shared/schemas/follows';
 import { ApiError, apiGet, apiPost, apiRequest, NETWORK_ERROR } from '../../../lib/api';
 import {
-  ownProfileSchema,
   publicProfileSchema,
   type ImageKind,
-  type OwnProfile,
   type PublicProfile,
   type UpdateProfileBody,
 } from '../schemas';
@@ -25,9 +23,7 @@ export function fetchProfileByNick(nick: string, signal?: AbortSignal): Promise<
 }
 
 /** GET /api/users/{id}/user-profile (own) → { data: PublicProfile & { email, phone } }. */
-export function fetchOwnProfile(id: string, signal?: AbortSignal): Promise<OwnProfile> {
-  return apiGet(`/users/${enc(id)}/user-profile`, { schema: ownProfileSchema, signal });
-}
+export { fetchOwnProfile } from '../../../lib/ownProfile';
 
 /** PUT /api/users/{id} → { data: PublicProfile }; 400 with error.fields. */
 export function updateProfile(id: string, body: UpdateProfileBody): Promise<PublicProfile> {

@@ -4,18 +4,20 @@ import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
+import { usePermission } from '../../../lib/permission';
 import { toasts } from '../../../lib/toast';
 import { useFollowMutation, useIsFollowing } from '../hooks/useProfile';
 import type { PublicProfile } from '../schemas';
 
 /**
- * Follow / unfollow (spec 001 §6: needs login). Guests get the login modal; the owner of the
- * profile gets no button at all.
+ * Follow / unfollow (spec 001 §6: needs login). The permission guard sends guests to the login
+ * modal; the owner of the profile gets no button at all.
  */
 export function FollowButton({ profile }: { profile: PublicProfile }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const { status, user, openLogin } = useAuth();
+  const { status, user } = useAuth();
+  const guard = usePermission();
   const own = user?.id === profile.id;
   const loggedIn = status === 'user' && !own;
   const relation = useIsFollowing(profile.id, loggedIn);
@@ -25,13 +27,11 @@ export function FollowButton({ profile }: { profile: PublicProfile }) {
   const following = loggedIn && relation.data === true;
   const busy = mutation.isPending || (loggedIn && relation.isPending);
   const onClick = () => {
-    if (!loggedIn) {
-      openLogin();
-      return;
-    }
-    mutation.mutate(!following, {
-      onError: (error) => toasts.show({ severity: 'error', message: errorText(error) }),
-    });
+    guard('follow', () =>
+      mutation.mutate(!following, {
+        onError: (error) => toasts.show({ severity: 'error', message: errorText(error) }),
+      }),
+    );
   };
   return (
     <Button

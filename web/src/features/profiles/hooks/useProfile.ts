@@ -1,13 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api';
-import {
-  fetchOwnProfile,
-  fetchProfileByNick,
-  follow,
-  isFollowing,
-  profileKeys,
-  unfollow,
-} from '../api/profiles';
+import { fetchProfileByNick, follow, isFollowing, profileKeys, unfollow } from '../api/profiles';
 import type { PublicProfile } from '../schemas';
 
 /** The public profile of `nick`; a 404 is final (no retry). */
@@ -19,14 +12,8 @@ export function useProfile(nick: string) {
   });
 }
 
-/** The signed-in user's own profile (for the edit modal). */
-export function useOwnProfile(id: string | null) {
-  return useQuery({
-    queryKey: profileKeys.own(id ?? ''),
-    queryFn: ({ signal }) => fetchOwnProfile(id ?? '', signal),
-    enabled: id !== null,
-  });
-}
+/** The signed-in user's own profile (for the edit modal); shared with the shell through lib. */
+export { useOwnProfile } from '../../../lib/ownProfile';
 
 /** Whether the signed-in user follows `uid` (only asked when logged in and not one's own). */
 export function useIsFollowing(uid: string, enabled: boolean) {

@@ -10,6 +10,7 @@ import { abbreviateCount } from '@shared/format';
 import type { SellerSummary } from '@shared/schemas/profiles';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { userCard } from '../../../lib/userCardStore';
 import { SellerAvatar } from './SellerAvatar';
 
 interface SellerCardProps {
@@ -111,7 +112,28 @@ export function SellerCard({ seller, showFollowers, variant = 'row' }: SellerCar
         },
       }}
     >
-      <SellerAvatar seller={seller} size={tile ? 72 : 60} />
+      {/* Above the stretched link: the avatar opens the seller's full card (spec 001 §2). */}
+      <Box
+        component="button"
+        type="button"
+        onClick={() => userCard.open(seller.nick)}
+        aria-label={t('sellers.openCard', { name: seller.name })}
+        aria-haspopup="dialog"
+        sx={{
+          position: 'relative',
+          zIndex: 1,
+          p: 0,
+          border: 0,
+          bgcolor: 'transparent',
+          borderRadius: '50%',
+          cursor: 'pointer',
+          display: 'inline-flex',
+          flexShrink: 0,
+          '&:focus-visible': { outline: '3px solid rgba(79, 70, 229, 0.55)', outlineOffset: 3 },
+        }}
+      >
+        <SellerAvatar seller={seller} size={tile ? 72 : 60} />
+      </Box>
       <Box sx={{ minWidth: 0, flex: 1, width: tile ? '100%' : 'auto' }}>
         <SellerName seller={seller} centered={tile} />
         <Typography variant="body2" color="text.secondary" noWrap>

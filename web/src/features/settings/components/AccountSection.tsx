@@ -1,0 +1,113 @@
+import EditRoundedIcon from '@mui/icons-material/EditRounded';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { editProfileModal } from '../../../lib/editProfileStore';
+import { useOwnProfile } from '../../../lib/ownProfile';
+
+/** The account details (read-only here) and the way into the profile editor. */
+export function AccountSection({ userId }: { userId: string }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const profile = useOwnProfile(userId);
+
+  let content;
+  if (profile.isPending) {
+    content = (
+      <Box role="status" aria-label={t('settings.account.loading')}>
+        {[0, 1, 2, 3].map((index) => (
+          <Skeleton key={index} height={40} />
+        ))}
+      </Box>
+    );
+  } else if (profile.isError) {
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void profile.refetch()}>
+            {t('common.retry')}
+          </Button>
+        }
+      >
+        {t('settings.account.loadError')}
+      </Alert>
+    );
+  } else {
+    const data = profile.data;
+    const rows: [string, string][] = [
+      [t('settings.account.nick'), `@${data.nick}`],
+      [
+        t('settings.account.type'),
+        data.user_option === 'company'
+          ? t('settings.account.company')
+          : t('settings.account.individual'),
+      ],
+      [t('settings.account.email'), data.email],
+      [t('settings.account.phone'), data.phone || t('settings.account.none')],
+    ];
+    content = (
+      <Box
+        component="dl"
+        sx={{
+          m: 0,
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: '180px 1fr' },
+          rowGap: { xs: 0.25, sm: 1.5 },
+          columnGap: 2,
+          '& dt': { color: 'text.secondary', fontSize: '0.875rem', mt: { xs: 1.25, sm: 0 } },
+          '& dd': { m: 0, fontWeight: 500, overflowWrap: 'anywhere' },
+        }}
+      >
+        {rows.map(([label, value]) => (
+          <Box key={label} sx={{ display: 'contents' }}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </Box>
+        ))}
+      </Box>
+    );
+  }
+
+  return (
+    <Paper
+      component="section"
+      variant="outlined"
+      aria-labelledby={headingId}
+      sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 2,
+          flexWrap: 'wrap',
+          mb: 2,
+        }}
+      >
+        <Box>
+          <Typography id={headingId} variant="h6" component="h2">
+            {t('settings.account.title')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('settings.account.subtitle')}
+          </Typography>
+        </Box>
+        <Button
+          variant="outlined"
+          startIcon={<EditRoundedIcon />}
+          onClick={() => editProfileModal.open()}
+        >
+          {t('settings.account.editProfile')}
+        </Button>
+      </Box>
+      {content}
+    </Paper>
+  );
+}

@@ -1,0 +1,80 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { configFixture, configWithAuthFixture } from '../../test/fixtures';
+import { ownProfileFixture, signedInSession } from '../../test/profileFixtures';
+import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
+
+const amplify = vi.hoisted(() => ({
+  signIn: vi.fn(),
+  confirmSignIn: vi.fn(),
+  fetchAuthSession: vi.fn(),
+  signOut: vi.fn(),
+}));
+vi.mock('aws-amplify/auth', () => amplify);
+vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
+
+const ok = (data: unknown) => jsonResponse({ data });
+
+beforeEach(() => {
+  for (const fn of Object.values(amplify)) fn.mockReset();
+  amplify.fetchAuthSession.mockResolvedValue(signedInSession);
+  amplify.signOut.mockResolvedValue(undefined);
+});
+
+function signedIn(switches: Parameters<typeof configFixture>[0] = {}) {
+  return mockApi({
+    '/api/config': () =>
+      ok({ ...configWithAuthFixture(), switches: configFixture(switches).switches }),
+    '/api/users/user-1/user-profile': () =>
+      ok(ownProfileFixture({ user_option: 'company', entity_name: 'Ana Studio' })),
+    '/api/users/user-1/addresses': () => ok({ items: [] }),
+    '/api/users/get-by-nickname/ana': () => ok(ownProfileFixture()),
+    '/api/users/sellers': () => ok({ items: [], nextCursor: null }),
+  });
+}
+
+describe('/account/settings/general', () => {
+  it('shows the account details read-only and opens the profile editor', async () => {
+    signedIn();
+    renderRoute('/account/settings/general');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    const account = screen.getByRole('region', { name: 'Account' });
+    expect(await within(account).findByText('@ana')).toBeTruthy();
+    expect(within(account).getByText('Company')).toBeTruthy();
+    expect(within(account).getByText('ana@example.com')).toBeTruthy();
+    expect(within(account).getByText('+447700900123')).toBeTruthy();
+    expect(within(account).queryByRole('textbox')).toBeNull();
+    await userEvent.click(within(account).getByRole('button', { name: 'Edit profile' }));
+    expect(await screen.findByRole('dialog', { name: 'Edit profile' })).toBeTruthy();
+  });
+
+  it('sends guests to /', async () => {
+    amplify.fetchAuthSession.mockResolvedValue({ tokens: undefined });
+    mockApi({
+      '/api/config': () => ok(configWithAuthFixture()),
+      '/api/users/sellers': () => ok({ items: [], nextCursor: null }),
+    });
+    const { router } = renderRoute('/account/settings/general');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 3000 });
+    expect(screen.queryByRole('heading', { name: 'Settings' })).toBeNull();
+  });
+});
+
+describe('/account/settings/paymentmethod', () => {
+  it.each([true, false])('redirects to general (fiat %s)', async (fiat) => {
+    signedIn({ fiat });
+    const { router } = renderRoute('/account/settings/paymentmethod');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/account/settings/general');
+  });
+});
+
+describe('/account/profile', () => {
+  it('goes to the public profile with the edit-profile modal open', async () => {
+    signedIn();
+    const { router } = renderRoute('/account/profile');
+    expect(await screen.findByRole('dialog', { name: 'Edit profile' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/ana');
+  });
+});
