@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { jsErrors, launchBrowser, newPage, screenshot } from './browser';
-import { waitForPin } from './outbox';
+import { typePin, waitForPin } from './outbox';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -14,12 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Types a 4-digit pin into the code boxes of the current step. */
-async function typePin(page: Page, pin: string): Promise<void> {
-  await page.getByLabel('Digit 1 of 4').first().click();
-  await page.keyboard.type(pin);
-}
 
 describe('accounts in Chromium: sign-up, pins, profile, follow, address, logout, login', () => {
   const stamp = Date.now().toString(36);

@@ -60,7 +60,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let log = '';
   const child = spawn('npm', ['start'], {
     cwd: REPO,
-    env: { ...process.env, MARKET_DATA_DIR: dataDir },
+    // One creation per user reaches the limit, so the journeys can show the creation-limit block.
+    env: { ...process.env, MARKET_DATA_DIR: dataDir, MINT_LIMIT_ITEMS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so the teardown can send SIGINT to the whole group as Ctrl-C does.
     detached: true,

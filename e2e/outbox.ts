@@ -1,3 +1,5 @@
+import type { Page } from 'playwright-core';
+
 interface OutboxMessage {
   kind: 'email' | 'sms';
   at: string;
@@ -35,4 +37,48 @@ export async function waitForPin(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`no ${kind} pin for ${to} within ${timeoutMs} ms`);
+}
+
+/** Types a 4-digit pin into the code boxes of the current step. */
+export async function typePin(page: Page, pin: string): Promise<void> {
+  await page.getByLabel('Digit 1 of 4').first().click();
+  await page.keyboard.type(pin);
+}
+
+/**
+ * A new individual account (sign-up through the API), then logged in through the login page with
+ * both pins from the outbox. Answers the account's nick, e-mail and id.
+ */
+export async function signUpAndLogIn(
+  page: Page,
+  baseUrl: string,
+  prefix: string,
+): Promise<{ id: string; nick: string; email: string }> {
+  const stamp = `${prefix}${Date.now().toString(36)}`;
+  const phone = `+447${String(Date.now()).slice(-9)}`;
+  const response = await fetch(`${baseUrl}/api/users/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      user: {
+        user_option: 'individual',
+        nick: stamp,
+        email: `${stamp}@example.com`,
+        phone,
+        name: 'Mina',
+        surname: 'Maker',
+        terms: true,
+      },
+    }),
+  });
+  if (response.status !== 201) throw new Error(`sign-up answered ${response.status}`);
+  const { data } = (await response.json()) as { data: { id: string; nick: string; email: string } };
+  await page.goto(`${baseUrl}/session/login`);
+  await page.getByLabel(/^E-mail\b/).fill(data.email);
+  const before = new Date().toISOString();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await typePin(page, await waitForPin(baseUrl, 'email', data.email, before));
+  await typePin(page, await waitForPin(baseUrl, 'sms', phone, before));
+  await page.getByRole('button', { name: 'Account menu' }).first().waitFor({ timeout: 20_000 });
+  return data;
 }

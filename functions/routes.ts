@@ -33,6 +33,11 @@ export interface HttpRoute {
   native?: readonly string[];
   /** Memory in MB when the default (512) is not enough, e.g. image processing. */
   memoryMb?: number;
+  /**
+   * The handler publishes to the live channel (functions/realtime publishToUser/Topic): CDK gives
+   * it the WebSocket connections endpoint and `execute-api:ManageConnections`.
+   */
+  live?: boolean;
 }
 
 export interface WebSocketRoute {
@@ -237,6 +242,127 @@ export const httpRoutes: readonly HttpRoute[] = [
     access: { table: 'write', images: 'readwrite' },
     native: ['sharp'],
     memoryMb: 1024,
+  },
+  // Items (issue 4; spec 000 §5, §7 token/*, store-token-images, get-user-limits): functions/items.
+  {
+    method: 'POST',
+    path: '/api/users/{id}/store-token-images',
+    handler: 'items/handlers/store-token-images',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'write', images: 'write', files: 'write' },
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/store-token-images/confirm',
+    handler: 'items/handlers/confirm-token-image',
+    auth: 'user',
+    group: 'market',
+    // Reads the upload, writes the re-encoded images, deletes the original; sharp encodes.
+    access: { table: 'write', images: 'readwrite', files: 'read' },
+    native: ['sharp'],
+    memoryMb: 1024,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/token/create',
+    handler: 'items/handlers/create-token',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'write' },
+    // Creation progress (item.creation) goes to the creator's connections.
+    live: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/users/{id}/token/create/{itemId}',
+    handler: 'items/handlers/abandon-token',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'write' },
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/get-user-limits',
+    handler: 'items/handlers/get-user-limits',
+    auth: 'user',
+    group: 'market',
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/token/getmyproducts',
+    handler: 'items/handlers/get-my-products',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'read' },
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/token/getpublicproducts',
+    handler: 'items/handlers/get-public-products',
+    auth: 'public',
+    group: 'market',
+    access: { table: 'read' },
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/token/getproductbyid/{itemId}',
+    handler: 'items/handlers/get-product-by-id',
+    auth: 'public',
+    group: 'market',
+    access: { table: 'read' },
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/token/{itemId}/copies',
+    handler: 'items/handlers/list-copies',
+    auth: 'public',
+    group: 'market',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/token/gethistoric/{nftuniqueid}',
+    handler: 'items/handlers/get-historic',
+    auth: 'public',
+    group: 'market',
+  },
+  {
+    method: 'POST',
+    path: '/api/users/{id}/token/switch-visibility',
+    handler: 'items/handlers/switch-visibility',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'write' },
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/token/{itemId}/file',
+    handler: 'items/handlers/get-file',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'read', files: 'read' },
+  },
+  // Collections (spec 000 §3, §5, §7 token/createcollection, findcollections, getcollection).
+  {
+    method: 'POST',
+    path: '/api/users/{id}/token/createcollection',
+    handler: 'collections/handlers/create-collection',
+    auth: 'user',
+    group: 'market',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/token/findcollections',
+    handler: 'collections/handlers/find-collections',
+    auth: 'user',
+    group: 'market',
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/token/getcollection/{collectionId}',
+    handler: 'collections/handlers/get-collection',
+    auth: 'public',
+    group: 'market',
   },
   /**
    * Catch-all: any other /api path answers 404 `not_found` as JSON, in AWS and on the twin alike.

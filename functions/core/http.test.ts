@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { DomainError } from './errors';
-import { httpHandler, Reply } from './http';
+import { fieldErrors, httpHandler, Reply } from './http';
 import { fixedClock } from './clock';
 import { httpEvent, lambdaContext } from './testing/events';
 import { logger } from './logger';
@@ -89,6 +89,21 @@ describe('httpHandler middleware stack', () => {
       title: 'forms.validation.too_big',
       copies: 'forms.validation.too_small',
       type: 'forms.validation.enum',
+    });
+  });
+
+  it("keeps a schema's registered code and replaces zod's own words", () => {
+    const schema = z.object({
+      symbol: z.string().regex(/^[a-z]+$/, { error: 'market.create_product.validation.symbol' }),
+      name: z.string().regex(/^[a-z]+$/, { error: 'Not a registered code' }),
+      size: z.number().max(3),
+    });
+    const result = schema.safeParse({ symbol: 'A', name: 'B', size: 9 });
+    expect(result.success).toBe(false);
+    expect(fieldErrors(result.error as z.ZodError, 'contract')).toEqual({
+      'contract.symbol': 'market.create_product.validation.symbol',
+      'contract.name': 'forms.validation.invalid',
+      'contract.size': 'forms.validation.too_big',
     });
   });
 

@@ -7,7 +7,7 @@ import type {
 } from 'aws-lambda';
 import type * as z from 'zod';
 import type { ZodType } from 'zod';
-import type { ErrorBody } from '../../shared/errors/registry';
+import { isErrorCode, type ErrorBody } from '../../shared/errors/registry';
 import { DomainError, isDomainError } from './errors';
 import { readEnv } from './env';
 import { logger } from './logger';
@@ -101,9 +101,12 @@ export function fieldErrors(error: z.ZodError, prefix?: string): Record<string, 
       .join('.');
     const key = path === '' ? '_' : path;
     if (fields[key] !== undefined) continue;
-    fields[key] = issue.message.startsWith('forms.validation.')
-      ? issue.message
-      : codeForIssue(issue);
+    // A schema's message is kept when it is one of our codes (forms.validation.* or a registered
+    // code such as market.create_product.validation.symbol); zod's own English is replaced.
+    fields[key] =
+      issue.message.startsWith('forms.validation.') || isErrorCode(issue.message)
+        ? issue.message
+        : codeForIssue(issue);
   }
   return fields;
 }

@@ -113,7 +113,7 @@ function loadSharp(): Promise<SharpFactory> {
   return loading;
 }
 
-function load(sharp: SharpFactory, bytes: Buffer, type: ProfileImageType): Sharp {
+function load(sharp: SharpFactory, bytes: Buffer, type: string): Sharp {
   if (type === 'image/bmp') {
     const raw = decodeBmp(bytes);
     return sharp(raw.data, {
@@ -139,6 +139,26 @@ export async function processImage(
   bytes: Buffer,
   type: ProfileImageType,
 ): Promise<ProcessedImage[]> {
+  return encodeWebp(IMAGE_OUTPUTS[kind], bytes, type);
+}
+
+/** An output size: a width, and a height for a cover crop (undefined keeps the aspect ratio). */
+export interface ImageOutput {
+  suffix: string;
+  width: number;
+  height: number | undefined;
+}
+
+/**
+ * Re-encodes checked image bytes (any type sharp decodes, or BMP) to WebP in the given sizes;
+ * used by profile images and by item images (functions/items). Throws InvalidImage when the
+ * bytes cannot be decoded.
+ */
+export async function encodeWebp(
+  outputs: readonly ImageOutput[],
+  bytes: Buffer,
+  type: string,
+): Promise<ProcessedImage[]> {
   try {
     const sharp = await loadSharp();
     // Decode once (rotation applied), then derive every size from the upright pixels.
@@ -149,7 +169,7 @@ export async function processImage(
     const { width, height, channels } = upright.info;
     const base = () => sharp(upright.data, { raw: { width, height, channels } });
     return await Promise.all(
-      IMAGE_OUTPUTS[kind].map(async (output) => {
+      outputs.map(async (output) => {
         const resized =
           output.height === undefined
             ? base().resize({ width: output.width, withoutEnlargement: true })

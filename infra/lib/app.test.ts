@@ -285,6 +285,21 @@ describe('WebSocket API', () => {
       },
     });
   });
+  it('gives exactly the routes marked live the connections endpoint and its grant', () => {
+    const live = httpRoutes.filter((route) => route.live === true);
+    expect(live.map(routeKey)).toContain('POST /api/users/{id}/token/create');
+    for (const route of httpRoutes) {
+      const stack = market.routeStacks[route.group] as Stack;
+      const fn = Object.values(template(stack).findResources('AWS::Lambda::Function')).find(
+        (resource) => resource.Properties.Description === route.handler,
+      );
+      const variables = (fn?.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+      // GET /api/health is bound by this test's setup (above) to exercise the cross-stack path.
+      const expected = route.live === true || route.handler === 'system/handlers/get-health';
+      expect('WS_CONNECTIONS_ENDPOINT' in variables, routeKey(route)).toBe(expected);
+    }
+  });
+
   it('lets a function of another stack post to connections through a named export', () => {
     template(market.api).hasOutput('*', { Export: { Name: 'market-test-ws-api-id' } });
     template(market.routeStacks.core as Stack).hasResourceProperties('AWS::Lambda::Function', {

@@ -205,6 +205,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
       authorizer: api.authorizer,
       webOrigin: web.webOrigin,
       realtimeUrl: api.webSocketUrl,
+      connectionsFor: (consumer) => api.connectionsFor(consumer),
     });
     stack.addStackDependency(data, 'handlers use the table and buckets by name');
     routeStacks[group] = stack;

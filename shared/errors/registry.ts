@@ -82,6 +82,7 @@ export const ERROR_CODES = {
   'market.create_product.errors.limit': 'forbidden',
   'market.create_product.errors.store': 'unavailable',
   'market.create_product.errors.chunks': 'unavailable',
+  'market.create_product.errors.done': 'conflict',
   'market.create_product.validation.symbol': 'invalid',
   'market.create_product.validation.countries': 'invalid',
   'market.create_product.validation.commission.min': 'invalid',
@@ -95,6 +96,9 @@ export const ERROR_CODES = {
   'market.create_product.validation.no_ticket': 'invalid',
   'market.create_product.validation.royalty_physical': 'invalid',
   'market.create_product.validation.royalty_not_transferable': 'invalid',
+  // Collections (spec 000 §8 List: collection already exists).
+  'market.list.errors.collection_exists': 'conflict',
+  'market.collection.errors.not_found': 'not_found',
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { creationProgressSchema } from '../schemas/items';
 
 /**
  * The live channel's messages (spec 001 §7 "Real-time channel"), shared by the server
@@ -101,6 +102,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   // The user's channel and topics ("multicast").
   /** "market item updates" / "market item" (topic item:<id>). */
   event('item.updated', { itemId: entityId }),
+  /** Progress of the user's own item creation (spec 000 §4; token/create's answer shape). */
+  event('item.creation', creationProgressSchema.shape),
   /** "profile update" (topic profile:<id>). */
   event('profile.updated', { userId: entityId }),
   /** "online users" (001 §3 User.is_online). */

@@ -30,6 +30,38 @@ import {
   updateProfileSchema,
 } from './profiles';
 import { adminUserPathSchema, blockStateSchema, loggedOutSchema, sessionSchema } from './sessions';
+import { PRODUCT_TYPES } from '../switches';
+import {
+  abandonedCreationSchema,
+  createItemBodySchema,
+  copiesPageSchema,
+  copiesQuerySchema,
+  creationProgressSchema,
+  fileLinkSchema,
+  historyPathSchema,
+  historySchema,
+  itemDetailSchema,
+  itemPageSchema,
+  itemPathSchema,
+  itemsUserPathSchema,
+  myProductsBodySchema,
+  publicProductsBodySchema,
+  switchVisibilityBodySchema,
+  uploadConfirmBodySchema,
+  uploadedSchema,
+  uploadRequestSchema,
+  uploadTicketSchema,
+  userLimitsSchema,
+  visibilitySchema,
+} from './items';
+import {
+  collectionListSchema,
+  collectionPageQuerySchema,
+  collectionPageSchema,
+  collectionPathSchema,
+  collectionSchema,
+  createCollectionBodySchema,
+} from './items';
 import {
   availabilitySchema,
   checkEmailPathSchema,
@@ -248,6 +280,120 @@ export const apiSchemas: Record<string, CallSchemas> = {
     path: profileUserPathSchema,
     body: imageConfirmBodySchema,
     response: publicProfileSchema,
+  },
+  'POST /api/users/{id}/store-token-images': {
+    summary:
+      'A presigned POST for an item image (≤ 8 MB; png, jpeg, webp, bmp, gif; 400 forms.validation.image.size / .type) or the attached file (≤ 20 MB, any type; 400 forms.validation.too_big); the policy pins size and Content-Type; expires in 5 minutes; {id} must be the caller (403). Replaces the multipart store-token-images',
+    tags: ['items'],
+    path: itemsUserPathSchema,
+    body: uploadRequestSchema,
+    response: uploadTicketSchema,
+  },
+  'POST /api/users/{id}/store-token-images/confirm': {
+    summary:
+      'Confirm an upload: images checked by magic bytes (else deleted, 400 forms.validation.image.type), re-encoded to WebP (≤ 1600 px and a 400 px thumbnail), original deleted; files recorded with size and type. The upload is usable by token/create for 24 h',
+    tags: ['items'],
+    path: itemsUserPathSchema,
+    body: uploadConfirmBodySchema,
+    response: uploadedSchema,
+  },
+  'POST /api/users/{id}/token/create': {
+    summary:
+      'Create an item with N numbered copies (spec 000 §5); header Idempotency-Key required: a retry with the same key and body resumes and converges, another body 409 idempotency.key_reused; 403 market.create_product.errors.limit; 503 market.create_product.errors.chunks / .store (retry resumes). Progress also live as `item.creation`',
+    tags: ['items'],
+    path: itemsUserPathSchema,
+    body: createItemBodySchema({ mintableTypes: [...PRODUCT_TYPES] }),
+    response: creationProgressSchema,
+  },
+  'DELETE /api/users/{id}/token/create/{itemId}': {
+    summary:
+      'Abandon a creation that is not done: copies, history and header deleted, limits and uploads released; 404 unknown or not the caller’s; 409 market.create_product.errors.done',
+    tags: ['items'],
+    path: itemPathSchema,
+    response: abandonedCreationSchema,
+  },
+  'GET /api/users/{id}/get-user-limits': {
+    summary:
+      "The caller's creator limits (spec 001 §3): limitCapacity, overlay (file bytes), firestore (image bytes), mints used/limit, reached",
+    tags: ['items'],
+    path: itemsUserPathSchema,
+    response: userLimitsSchema,
+  },
+  'POST /api/users/{id}/token/getmyproducts': {
+    summary:
+      "The caller's holdings (tokenType items | tickets) or creations (onlyMint or tokenType creations), newest first; `last` is the cursor",
+    tags: ['items'],
+    path: itemsUserPathSchema,
+    body: myProductsBodySchema,
+    response: itemPageSchema,
+  },
+  'POST /api/users/{id}/token/getpublicproducts': {
+    summary:
+      "Public: the visible holdings of sourceUserNick, newest first; {id} is not used ('-' for guests); 404 users.errors.not_found",
+    tags: ['items'],
+    path: itemsUserPathSchema,
+    body: publicProductsBodySchema,
+    response: itemPageSchema,
+  },
+  'POST /api/users/{id}/token/getproductbyid/{itemId}': {
+    summary:
+      'Public: an item with its first 50 copies; 404 until its creation is done; can_download for its creator or a holder (optional bearer token)',
+    tags: ['items'],
+    path: itemPathSchema,
+    response: itemDetailSchema,
+  },
+  'GET /api/users/{id}/token/{itemId}/copies': {
+    summary: 'Public: copies of an item in serial order, 50 per page',
+    tags: ['items'],
+    path: itemPathSchema,
+    query: copiesQuerySchema,
+    response: copiesPageSchema,
+  },
+  'GET /api/users/{id}/token/gethistoric/{nftuniqueid}': {
+    summary:
+      "Public: a copy's provenance, oldest first, verified against the copy's head hash (`verified`)",
+    tags: ['items'],
+    path: historyPathSchema,
+    response: historySchema,
+  },
+  'POST /api/users/{id}/token/switch-visibility': {
+    summary:
+      "Show or hide a holding on the caller's public profile (getpublicproducts); 404 when the caller holds no copy",
+    tags: ['items'],
+    path: itemsUserPathSchema,
+    body: switchVisibilityBodySchema,
+    response: visibilitySchema,
+  },
+  'GET /api/users/{id}/token/{itemId}/file': {
+    summary:
+      'The attached file: a 5-minute presigned GET for its creator or a holder; others 403 forbidden',
+    tags: ['items'],
+    path: itemPathSchema,
+    response: fileLinkSchema,
+  },
+  'POST /api/users/{id}/token/createcollection': {
+    summary:
+      'Create a collection (spec 000 §7 token/createcollection): image = a confirmed image upload of the caller (store-token-images + confirm), claimed; 409 market.list.errors.collection_exists when the caller already has this title (any case); 400 market.create_product.errors.image_upload on collection.image for a missing, used or foreign upload; {id} must be the caller (403)',
+    tags: ['collections'],
+    path: userPathSchema,
+    body: createCollectionBodySchema,
+    response: collectionSchema,
+    responseStatus: 201,
+  },
+  'GET /api/users/{id}/token/findcollections': {
+    summary:
+      "The caller's collections, newest first (spec 000 §7 token/findcollections); guests 401 (docs/api.md); {id} must be the caller (403)",
+    tags: ['collections'],
+    path: userPathSchema,
+    response: collectionListSchema,
+  },
+  'GET /api/users/{id}/token/getcollection/{collectionId}': {
+    summary:
+      'Public: a collection and its items, newest first, 50 per page (?cursor=); {id} may be any id or -; 404 market.collection.errors.not_found',
+    tags: ['collections'],
+    path: collectionPathSchema,
+    query: collectionPageQuerySchema,
+    response: collectionPageSchema,
   },
   'ANY /api/{proxy+}': {
     summary: 'Any other path under /api: 404 not_found',

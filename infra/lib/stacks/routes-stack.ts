@@ -31,6 +31,8 @@ export interface RoutesStackProps extends StackProps {
   realtimeUrl: string;
   /** The user pool; functions of the 'accounts' group get the Admin* calls they make on it. */
   userPoolArn?: string;
+  /** The live channel's connections endpoint for routes marked `live` (ApiStack.connectionsFor). */
+  connectionsFor?: (consumer: Stack) => { apiId: string; stageName: string; callbackUrl: string };
 }
 
 /** What the accounts functions call on the pool (cognitoOperations.functions, plus groups). */
@@ -79,6 +81,12 @@ export class RoutesStack extends Stack {
         environment: { ...props.config.featureEnv, [ENV.realtimeUrl]: props.realtimeUrl },
       });
       applyAccess(fn, httpRouteAccess(route), refs);
+      if (route.live === true) {
+        if (props.connectionsFor === undefined) {
+          throw new Error(`${routeKey(route)} publishes live but no WebSocket API was given`);
+        }
+        fn.bindConnections(props.connectionsFor(this));
+      }
       if (props.group === 'accounts' && props.userPoolArn !== undefined) {
         fn.role.addToPrincipalPolicy(
           new iam.PolicyStatement({

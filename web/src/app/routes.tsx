@@ -6,9 +6,17 @@ import { ResetPasswordPage } from '../features/accounts/components/ResetPassword
 import { SignupPage } from '../features/accounts/components/SignupPage';
 import { ErrorRoute, NotFoundPage } from '../features/errors/components/ErrorPage';
 import { TermsPage } from '../features/legal/components/TermsPage';
-import { ProfilePage } from '../features/profiles/components/ProfilePage';
 import { SellersPage } from '../features/sellers/components/SellersPage';
-import { AccountProfileRoute, GeneralSettingsRoute, PaymentMethodRoute } from './accountRoutes';
+import { CollectionPage } from '../features/items/components/CollectionPage';
+import { ItemPage } from '../features/items/components/ItemPage';
+import { MintFormRoute } from '../features/items/components/MintFormPage';
+import { MyMintsRoute, MyTokensRoute } from '../features/items/components/WalletPage';
+import {
+  AccountProfileRoute,
+  GeneralSettingsRoute,
+  PaymentMethodRoute,
+  ProfileRoute,
+} from './accountRoutes';
 import { HomeRoute } from './HomeRoute';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { SessionLayout } from './layouts/SessionLayout';
@@ -33,6 +41,10 @@ export const routes: RouteObject[] = [
               { path: 'sellers', Component: SellersPage },
               { path: 'legal/terms', Component: TermsPage },
               { path: 'error', Component: ErrorRoute },
+              // The mint form guards itself (spec 000 §6: guests, unverified users → /).
+              { path: 'my-tokens/mint-form', Component: MintFormRoute },
+              { path: 'market/product/:id', Component: ItemPage },
+              { path: 'market/collection/:id', Component: CollectionPage },
               {
                 // Visitors are sent home; /account pages still to come show the 404.
                 Component: RequireUser,
@@ -40,13 +52,15 @@ export const routes: RouteObject[] = [
                   { path: 'account/settings/general', Component: GeneralSettingsRoute },
                   { path: 'account/settings/paymentmethod', Component: PaymentMethodRoute },
                   { path: 'account/profile', Component: AccountProfileRoute },
+                  { path: 'account/wallet/mytokens', Component: MyTokensRoute },
+                  { path: 'account/wallet/mymints', Component: MyMintsRoute },
                   { path: 'account/*', Component: NotFoundPage },
                   { path: 'checkout', Component: NotFoundPage },
                   { path: 'market/product/:id/checkout', Component: NotFoundPage },
                 ],
               },
               // Public profiles; reserved or malformed first segments still show the 404.
-              { path: ':usernick', Component: ProfilePage },
+              { path: ':usernick', Component: ProfileRoute },
               { path: '*', Component: NotFoundPage },
             ],
           },

@@ -42,7 +42,7 @@ export const ACCOUNT_MENU_ITEMS: readonly AccountItem<'profile' | 'activity' | '
 /** The logged-in actions of the top bar besides the account button (spec 001 §2). */
 export const USER_ACTIONS = {
   /** Verified users mint; the others verify. */
-  mint: { to: '/my-tokens/mint-form', ready: false },
+  mint: { to: '/my-tokens/mint-form', ready: true },
   verify: { to: '/account/settings/general', ready: false },
   wallet: {
     to: '/account/wallet',

@@ -55,13 +55,19 @@ const COVER_HEIGHT = { xs: 180, sm: PROFILE_LIMITS.coverHeightPx } as const;
 const BAND_HEIGHT = { xs: 96, sm: 140 } as const;
 
 /** `/:usernick`: the public profile (spec 001 §2). Reserved or malformed segments are a 404. */
-export function ProfilePage() {
+export function ProfilePage({ renderItems }: { renderItems?: (nick: string) => ReactNode } = {}) {
   const { usernick = '' } = useParams();
   if (!isProfileNick(usernick)) return <ErrorPage status={404} />;
-  return <ProfileLoader key={usernick} nick={usernick} />;
+  return <ProfileLoader key={usernick} nick={usernick} renderItems={renderItems} />;
 }
 
-function ProfileLoader({ nick }: { nick: string }) {
+function ProfileLoader({
+  nick,
+  renderItems,
+}: {
+  nick: string;
+  renderItems?: ((nick: string) => ReactNode) | undefined;
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const query = useProfile(nick);
@@ -86,7 +92,7 @@ function ProfileLoader({ nick }: { nick: string }) {
       </Container>
     );
   }
-  return <ProfileView profile={query.data} />;
+  return <ProfileView profile={query.data} renderItems={renderItems} />;
 }
 
 function PageMeta(meta: { title: string; description?: string; image?: string }) {
@@ -115,7 +121,13 @@ function ProfileSkeleton() {
   );
 }
 
-function ProfileView({ profile }: { profile: PublicProfile }) {
+function ProfileView({
+  profile,
+  renderItems,
+}: {
+  profile: PublicProfile;
+  renderItems?: ((nick: string) => ReactNode) | undefined;
+}) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const { follows } = useSwitches();
@@ -321,6 +333,7 @@ function ProfileView({ profile }: { profile: PublicProfile }) {
             </Paper>
           ) : null}
         </Box>
+        {renderItems ? renderItems(profile.nick) : null}
       </Container>
     </Box>
   );

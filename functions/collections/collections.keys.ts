@@ -1,0 +1,45 @@
+/**
+ * Collections: key builders. Access patterns:
+ *
+ * | pattern                                   | key condition                                          | index |
+ * |-------------------------------------------|--------------------------------------------------------|-------|
+ * | collection by id                          | pk = COLLECTION#<id>, sk = COLLECTION                  | table |
+ * | an owner's collections, newest first      | gsi1pk = COLLECTIONS#<ownerId>, gsi1sk = <created_at>#<id> | gsi1 |
+ * | name guard (name unique per owner)        | pk = COLLNAME#<ownerId>#<name>, sk = GUARD             | table |
+ * | items of a collection, newest first       | gsi3pk = COLLITEMS#<collectionId> (items.keys.ts)      | gsi3  |
+ *
+ * A collection and its name guard are written in one TransactWriteItems (both attribute_not_exists),
+ * together with the claim of the image upload (items' `pk = USER#<id>, sk = UPLOAD#<uploadId>`),
+ * so two creations of the same name (any case) never both succeed. The items of a collection are
+ * the items domain's records: it sets their gsi3 keys when an item is finalised.
+ */
+/** The items domain's keys read here: items of a collection (gsi3), an upload to claim. */
+export { collectionItemsPartition, uploadKey } from '../items/items.keys';
+
+export const COLLECTION_TYPE = 'collection';
+export const COLLECTION_NAME_GUARD_TYPE = 'collection_name';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export function collectionKey(collectionId: string): Key {
+  return { pk: `COLLECTION#${collectionId}`, sk: 'COLLECTION' };
+}
+
+export function ownerCollectionsPartition(ownerId: string): string {
+  return `COLLECTIONS#${ownerId}`;
+}
+
+export function ownerCollectionsIndexKeys(
+  ownerId: string,
+  createdAt: string,
+  collectionId: string,
+): { gsi1pk: string; gsi1sk: string } {
+  return { gsi1pk: ownerCollectionsPartition(ownerId), gsi1sk: `${createdAt}#${collectionId}` };
+}
+
+export function collectionNameGuardKey(ownerId: string, name: string): Key {
+  return { pk: `COLLNAME#${ownerId}#${name}`, sk: 'GUARD' };
+}

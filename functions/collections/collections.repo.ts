@@ -1,0 +1,301 @@
+import { itemsCountUpdate } from './collection-items';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { decodeCursor, encodeCursor } from '../core/cursor';
+import { DomainError } from '../core/errors';
+import type { StoredImage, StoredSummary } from '../items/items';
+import type { CollectionRecord } from './collections';
+import {
+  COLLECTION_NAME_GUARD_TYPE,
+  COLLECTION_TYPE,
+  collectionItemsPartition,
+  collectionKey,
+  collectionNameGuardKey,
+  ownerCollectionsIndexKeys,
+  ownerCollectionsPartition,
+  uploadKey,
+} from './collections.keys';
+
+export type CreateOutcome = 'created' | 'exists' | 'image';
+
+export interface CollectionsRepo {
+  /** The owner's confirmed image upload (its re-encoded keys); undefined if missing/used/foreign. */
+  readImageUpload(ownerId: string, uploadId: string): Promise<StoredImage | undefined>;
+  /**
+   * One transaction: the collection, its name guard and the claim of its image upload. 'exists'
+   * when the owner already has this name, 'image' when the upload is no longer claimable.
+   */
+  create(record: CollectionRecord): Promise<CreateOutcome>;
+  get(collectionId: string): Promise<CollectionRecord | undefined>;
+  /** The owner's collections, newest first (all pages). */
+  listByOwner(ownerId: string): Promise<CollectionRecord[]>;
+  /** Finalised items of a collection (gsi3), newest first. */
+  itemsPage(
+    collectionId: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: StoredSummary[]; nextCursor: string | null }>;
+  /** ADD items_count :delta on an existing collection; false when there is none. */
+  incrementItemsCount(collectionId: string, delta: number): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The upload-claim adapter: the ONLY place that knows the items domain's upload item
+// (`pk = USER#<ownerId>, sk = UPLOAD#<uploadId>`, written by items' store-token-images/confirm).
+// It assumes the attributes `user_id` (= owner), `kind` ('image'), `status` ('pending' |
+// 'confirmed' | 'used') and `image: { full, thumb }` (S3 keys of the re-encoded WebP images in
+// the images bucket), and a `ttl` that a used upload must lose. Claiming sets status 'used' and
+// `collection_id`, removes `ttl`, on condition status = 'confirmed' AND kind = 'image' AND
+// user_id = owner.
+
+function isStoredImage(value: unknown): value is StoredImage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as StoredImage).full === 'string' &&
+    typeof (value as StoredImage).thumb === 'string'
+  );
+}
+
+export async function readClaimableImageUpload(
+  doc: DynamoDBDocumentClient,
+  TableName: string,
+  ownerId: string,
+  uploadId: string,
+): Promise<StoredImage | undefined> {
+  const result = await doc.send(
+    new GetCommand({ TableName, Key: uploadKey(ownerId, uploadId), ConsistentRead: true }),
+  );
+  const item = result.Item;
+  if (
+    item === undefined ||
+    item.user_id !== ownerId ||
+    item.kind !== 'image' ||
+    item.status !== 'confirmed' ||
+    !isStoredImage(item.image)
+  ) {
+    return undefined;
+  }
+  return { full: item.image.full, thumb: item.image.thumb };
+}
+
+export function claimImageUploadUpdate(
+  TableName: string,
+  ownerId: string,
+  uploadId: string,
+  collectionId: string,
+) {
+  return {
+    TableName,
+    Key: uploadKey(ownerId, uploadId),
+    UpdateExpression: 'SET #status = :used, collection_id = :collection REMOVE #ttl',
+    ConditionExpression: '#status = :confirmed AND #kind = :image AND user_id = :owner',
+    ExpressionAttributeNames: { '#status': 'status', '#kind': 'kind', '#ttl': 'ttl' },
+    ExpressionAttributeValues: {
+      ':used': 'used',
+      ':confirmed': 'confirmed',
+      ':image': 'image',
+      ':owner': ownerId,
+      ':collection': collectionId,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** For another domain's TransactWriteItems: add `delta` to a collection's items_count. */
+
+function cancellationCodes(error: unknown): (string | undefined)[] | undefined {
+  if ((error as { name?: string } | null)?.name !== 'TransactionCanceledException') return;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (reasons ?? []).map((reason) => reason.Code);
+}
+
+function toRecord(item: Record<string, unknown>): CollectionRecord {
+  return {
+    id: String(item.id),
+    symbol: String(item.symbol),
+    title: String(item.title),
+    name: String(item.name),
+    image: item.image as StoredImage,
+    owner_id: String(item.owner_id),
+    owner_nick: String(item.owner_nick),
+    items_count: Number(item.items_count ?? 0),
+    created_at: String(item.created_at),
+    upload_id: String(item.upload_id),
+  };
+}
+
+/** The list fields of an item record (items' ItemRecord), as items' StoredSummary. */
+function toSummary(item: Record<string, unknown>): StoredSummary | undefined {
+  const images = item.images as StoredImage[] | undefined;
+  const image = images?.[0];
+  if (image === undefined) return undefined;
+  return {
+    id: String(item.id),
+    product_type: item.product_type as StoredSummary['product_type'],
+    title: String(item.title),
+    symbol: String(item.symbol),
+    image,
+    copies: Number(item.copies),
+    issuer_id: String(item.creator_id),
+    issuer_nick: String(item.creator_nick),
+    collection_id: typeof item.collection_id === 'string' ? item.collection_id : null,
+    created_at: String(item.created_at),
+  };
+}
+
+const SUMMARY_ATTRIBUTES = [
+  'pk',
+  'sk',
+  'gsi3pk',
+  'gsi3sk',
+  'id',
+  'product_type',
+  'title',
+  'symbol',
+  'images',
+  'copies',
+  'creator_id',
+  'creator_nick',
+  'collection_id',
+  'created_at',
+];
+
+/** Transactions lost to a concurrent one (TransactionConflict) are tried again this many times. */
+const CONFLICT_RETRIES = 20;
+
+/** The collections domain's only DynamoDB caller. */
+export function createCollectionsRepo(deps: {
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+  sleep?: (ms: number) => Promise<void>;
+}): CollectionsRepo {
+  const { doc, tableName: TableName } = deps;
+  const sleep =
+    deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  return {
+    readImageUpload: (ownerId, uploadId) =>
+      readClaimableImageUpload(doc, TableName, ownerId, uploadId),
+
+    async create(record) {
+      const transactItems = [
+        {
+          Put: {
+            TableName,
+            Item: {
+              ...collectionKey(record.id),
+              ...ownerCollectionsIndexKeys(record.owner_id, record.created_at, record.id),
+              type: COLLECTION_TYPE,
+              ...record,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName,
+            Item: {
+              ...collectionNameGuardKey(record.owner_id, record.name),
+              type: COLLECTION_NAME_GUARD_TYPE,
+              owner_id: record.owner_id,
+              name: record.name,
+              collection_id: record.id,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: claimImageUploadUpdate(TableName, record.owner_id, record.upload_id, record.id),
+        },
+      ];
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await doc.send(new TransactWriteCommand({ TransactItems: transactItems }));
+          return 'created';
+        } catch (error) {
+          const codes = cancellationCodes(error);
+          if (codes === undefined) throw error;
+          if (codes[1] === 'ConditionalCheckFailed') return 'exists';
+          if (codes[2] === 'ConditionalCheckFailed') return 'image';
+          if (attempt >= CONFLICT_RETRIES) throw error;
+          await sleep(Math.round(Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5))));
+        }
+      }
+    },
+
+    async get(collectionId) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: collectionKey(collectionId), ConsistentRead: true }),
+      );
+      return result.Item === undefined ? undefined : toRecord(result.Item);
+    },
+
+    async listByOwner(ownerId) {
+      const records: CollectionRecord[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const result = await doc.send(
+          new QueryCommand({
+            TableName,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk',
+            ExpressionAttributeValues: { ':pk': ownerCollectionsPartition(ownerId) },
+            ScanIndexForward: false,
+            ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+          }),
+        );
+        for (const item of result.Items ?? []) records.push(toRecord(item));
+        start = result.LastEvaluatedKey;
+      } while (start !== undefined);
+      return records;
+    },
+
+    async itemsPage(collectionId, cursor, limit) {
+      const scope = `collection-items#${collectionId}`;
+      const start = decodeCursor(scope, cursor, ['pk', 'sk', 'gsi3pk', 'gsi3sk']);
+      if (start !== undefined && start.gsi3pk !== collectionItemsPartition(collectionId)) {
+        throw new DomainError('invalid_request', {
+          message: 'The cursor is not valid for this list.',
+          fields: { cursor: 'forms.validation.cursor' },
+        });
+      }
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: 'gsi3',
+          KeyConditionExpression: 'gsi3pk = :pk',
+          ExpressionAttributeValues: { ':pk': collectionItemsPartition(collectionId) },
+          ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, index) => `#a${index}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(
+            SUMMARY_ATTRIBUTES.map((name, index) => [`#a${index}`, name]),
+          ),
+          ScanIndexForward: false,
+          Limit: limit,
+          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        }),
+      );
+      const items = (result.Items ?? [])
+        .map(toSummary)
+        .filter((item): item is StoredSummary => item !== undefined);
+      return { items, nextCursor: encodeCursor(scope, result.LastEvaluatedKey) };
+    },
+
+    async incrementItemsCount(collectionId, delta) {
+      try {
+        await doc.send(new UpdateCommand(itemsCountUpdate(TableName, collectionId, delta)));
+        return true;
+      } catch (error) {
+        if ((error as { name?: string } | null)?.name === 'ConditionalCheckFailedException') {
+          return false;
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { createAccessTokenVerifier, type AccessTokenVerifier } from '../../core/access-token';
+import { readEnv } from '../../core/env';
+import { httpHandler, type HttpEvent } from '../../core/http';
+import { itemPathSchema } from '../../../shared/schemas/items';
+import { queriesDeps } from '../items.deps';
+import { getProductById } from '../queries';
+
+let verifier: AccessTokenVerifier | undefined;
+
+/**
+ * A public route: the optional bearer token is verified here (as the JWT authorizer would) only to
+ * tell whether the caller may download the attached file; a missing or bad token is a guest.
+ */
+async function callerOf(event: HttpEvent): Promise<string | null> {
+  const header = event.headers?.authorization ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  if (match === null) return null;
+  try {
+    const env = readEnv();
+    verifier ??= createAccessTokenVerifier({
+      userPoolId: env.userPoolId,
+      clientId: env.userPoolClientId,
+      cognitoEndpoint: env.cognitoEndpoint,
+    });
+    return (await verifier(match[1] as string)).userId;
+  } catch {
+    return null;
+  }
+}
+
+/** POST /api/users/{id}/token/getproductbyid/{itemId} */
+export const handler = httpHandler(
+  { auth: 'public', path: itemPathSchema },
+  async ({ path, event }) =>
+    getProductById(queriesDeps(), { itemId: path.itemId, callerId: await callerOf(event) }),
+);
