@@ -28,6 +28,59 @@ function pinFrom(twin: Twin, kind: 'email' | 'sms', to: string, after: string): 
   return pin;
 }
 
+/**
+ * The three login calls as Amplify makes them (InitiateAuth, the e-mail pin, the phone pin), with
+ * the pins read from the twin's outbox. `measure`/`reset` bracket each call (request counts).
+ */
+export async function logInWithPins(
+  twin: Twin,
+  cognito: CognitoIdentityProviderClient,
+  clientId: string,
+  user: { email: string; phone: string },
+  measure: () => number = () => 0,
+  reset: () => void = () => undefined,
+): Promise<{ accessToken: string; requests: [number, number, number] }> {
+  const after = new Date().toISOString();
+  reset();
+  const first = await cognito.send(
+    new InitiateAuthCommand({
+      AuthFlow: 'CUSTOM_AUTH',
+      ClientId: clientId,
+      AuthParameters: { USERNAME: user.email },
+    }),
+  );
+  const initiate = measure();
+  reset();
+  const second = await cognito.send(
+    new RespondToAuthChallengeCommand({
+      ClientId: clientId,
+      ChallengeName: 'CUSTOM_CHALLENGE',
+      Session: first.Session,
+      ChallengeResponses: {
+        USERNAME: first.ChallengeParameters?.USERNAME ?? '',
+        ANSWER: pinFrom(twin, 'email', user.email, after),
+      },
+    }),
+  );
+  const emailPin = measure();
+  reset();
+  const done = await cognito.send(
+    new RespondToAuthChallengeCommand({
+      ClientId: clientId,
+      ChallengeName: 'CUSTOM_CHALLENGE',
+      Session: second.Session,
+      ChallengeResponses: {
+        USERNAME: second.ChallengeParameters?.USERNAME ?? '',
+        ANSWER: pinFrom(twin, 'sms', user.phone, after),
+      },
+    }),
+  );
+  const phonePin = measure();
+  const accessToken = done.AuthenticationResult?.AccessToken;
+  if (accessToken === undefined) throw new Error('login did not finish');
+  return { accessToken, requests: [initiate, emailPin, phonePin] };
+}
+
 export async function benchLogin(twin: Twin, logins: number) {
   const counter = await startDynamoCounter(twin.urls.dynamodb);
   // The handlers run in this process: new clients pick the counting endpoint up.
@@ -70,45 +123,18 @@ export async function benchLogin(twin: Twin, logins: number) {
     };
     const roundTrips: number[] = [];
     for (const user of users) {
-      const after = new Date().toISOString();
       const started = performance.now();
-      counter.reset();
-      const first = await cognito.send(
-        new InitiateAuthCommand({
-          AuthFlow: 'CUSTOM_AUTH',
-          ClientId: clientId,
-          AuthParameters: { USERNAME: user.email },
-        }),
+      const login = await logInWithPins(
+        twin,
+        cognito,
+        clientId,
+        user,
+        () => counter.total(),
+        () => counter.reset(),
       );
-      steps.initiate.push(counter.total());
-      counter.reset();
-      const second = await cognito.send(
-        new RespondToAuthChallengeCommand({
-          ClientId: clientId,
-          ChallengeName: 'CUSTOM_CHALLENGE',
-          Session: first.Session,
-          ChallengeResponses: {
-            USERNAME: first.ChallengeParameters?.USERNAME ?? '',
-            ANSWER: pinFrom(twin, 'email', user.email, after),
-          },
-        }),
-      );
-      steps.emailPin.push(counter.total());
-      counter.reset();
-      const done = await cognito.send(
-        new RespondToAuthChallengeCommand({
-          ClientId: clientId,
-          ChallengeName: 'CUSTOM_CHALLENGE',
-          Session: second.Session,
-          ChallengeResponses: {
-            USERNAME: second.ChallengeParameters?.USERNAME ?? '',
-            ANSWER: pinFrom(twin, 'sms', user.phone, after),
-          },
-        }),
-      );
-      steps.phonePin.push(counter.total());
-      if (done.AuthenticationResult?.AccessToken === undefined)
-        throw new Error('login did not finish');
+      steps.initiate.push(login.requests[0]);
+      steps.emailPin.push(login.requests[1]);
+      steps.phonePin.push(login.requests[2]);
       roundTrips.push(performance.now() - started);
     }
 

@@ -4,7 +4,10 @@
  *  2. each handler module's init time on the Node that runs this (24, pinned by npm): median of
  *     fresh-process imports,
  *  3. p50/p95 of GET /api/users/sellers (a full page of 50) through the local gateway, next to the
- *     raw DynamoDB Local Query the call makes for the same page, interleaved in the same run.
+ *     raw DynamoDB Local Query the call makes for the same page, interleaved in the same run,
+ *  4. the login round trip and DynamoDB requests of sign-up and login (bench/login.ts),
+ *  5. creating a 200-copy item: time, DynamoDB requests and write units (bench/mint.ts),
+ *  6. the web's initial JavaScript, raw and gzip (bench/web-js.ts).
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
  */
@@ -19,12 +22,15 @@ import { newId } from '../functions/core/ids';
 import { createProfilesRepo } from '../functions/profiles/profiles.repo';
 import { measureInitTime } from './init-time';
 import { benchLogin } from './login';
+import { benchMint } from './mint';
+import { benchWebJs } from './web-js';
 import { kib, median, ms, percentile, table } from './stats';
 
 const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 7);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SELLERS = 200;
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 20);
+const MINTS = Number(process.env.BENCH_MINTS ?? 5);
 
 async function bundles() {
   const outDir = path.join(REPO_ROOT, 'dist', 'bench-functions');
@@ -129,8 +135,10 @@ async function latency() {
     const ratio = median(api) / median(raw);
     console.log(`\n   gateway p50 / raw Query p50 = ${ratio.toFixed(2)}×`);
     const login = await benchLogin(twin, LOGINS);
+    const mint = await benchMint(twin, MINTS);
     return {
       login,
+      mint,
       apiP50: percentile(api, 50),
       apiP95: percentile(api, 95),
       rawP50: percentile(raw, 50),
@@ -147,6 +155,7 @@ async function main() {
   const rows = await bundles();
   const init = initTimes(rows);
   const sellers = await latency();
+  const web = benchWebJs();
   const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(
@@ -158,6 +167,7 @@ async function main() {
         bundles: Object.fromEntries(rows.map(([handler, { bytes }]) => [handler, bytes])),
         initMs: Object.fromEntries(init.map((r) => [r.handler, r.medianMs])),
         sellers,
+        web,
       },
       null,
       2,
