@@ -116,10 +116,17 @@ describe('the accounts journey with the real Amplify client', () => {
       body: { followed: followed.id },
     });
     expect(following.json.data).toMatchObject({ following: true });
-    const page = await call<SellerPage>('GET', '/api/users/sellers?limit=50');
-    expect(page.json.data.items.find((item) => item.id === followed.id)).toMatchObject({
-      followers_counter: 1,
-    });
+    // The directory (shared with other tests' sellers) shows the new count: walk it to the seller.
+    let seen: SellerPage['items'][number] | undefined;
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const page = await call<SellerPage>('GET', `/api/users/sellers?limit=50${query}`);
+      expect(page.status).toBe(200);
+      seen = page.json.data.items.find((item) => item.id === followed.id);
+      cursor = page.json.data.nextCursor;
+    } while (seen === undefined && cursor !== null);
+    expect(seen).toMatchObject({ followers_counter: 1 });
 
     // Add an address: the first one is the default.
     const added = await call<Address>('POST', `/api/users/${user.id}/addaddress`, {

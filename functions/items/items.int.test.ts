@@ -491,6 +491,36 @@ describe('items (real tokens, presigned uploads, the twin)', () => {
     expect(page.json.data.collection.items_count).toBe(1);
   });
 
+  it('pages filtered lists to full pages, the last one without a cursor', async (context) => {
+    if (!enabled) context.skip();
+    const erin = await newUser(RUN);
+    const made: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const created = await create(erin, body([await uploadImage(erin)]));
+      expect(created.status).toBe(200);
+      made.push(created.json.data.item_id);
+    }
+    const page = (body: Record<string, unknown>) =>
+      call<ItemPage>('POST', `/api/users/${erin.id}/token/getmyproducts`, {
+        token: erin.accessToken,
+        body,
+      });
+    // Physical items, two per page: 2 + 1, newest first.
+    const first = await page({ productType: 'physical', limit: 2 });
+    expect(first.json.data.items.map((item) => item.id)).toEqual([made[2], made[1]]);
+    expect(first.json.data.nextCursor).not.toBeNull();
+    const second = await page({
+      productType: 'physical',
+      limit: 2,
+      last: first.json.data.nextCursor,
+    });
+    expect(second.json.data.items.map((item) => item.id)).toEqual([made[0]]);
+    expect(second.json.data.nextCursor).toBeNull();
+    // No tickets at all: one empty page, no cursor to follow (not three empty ones).
+    const tickets = await page({ tokenType: 'tickets', limit: 1 });
+    expect(tickets.json.data).toEqual({ items: [], nextCursor: null });
+  });
+
   it('switch-visibility hides an item from getpublicproducts and shows it again', async (context) => {
     if (!enabled) context.skip();
     const created = await create(bob, body([await uploadImage(bob)]));

@@ -164,31 +164,48 @@ export function createItemsRepo(deps: {
         : ['pk', 'sk', `${input.index}pk`, `${input.index}sk`];
     const start = decodeCursor(scope, input.cursor, keyAttributes);
     const skName = input.index === undefined ? 'sk' : `${input.index}sk`;
-    const result = await doc.send(
-      new QueryCommand({
-        TableName,
-        ...(input.index === undefined ? {} : { IndexName: input.index }),
-        KeyConditionExpression:
-          input.skPrefix === undefined ? '#pk = :pk' : '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: {
-          '#pk': input.pkName,
-          ...(input.skPrefix === undefined ? {} : { '#sk': skName }),
-          ...(input.filter === undefined ? {} : { '#f': input.filter.name }),
-        },
-        ExpressionAttributeValues: {
-          ':pk': input.pk,
-          ...(input.skPrefix === undefined ? {} : { ':prefix': input.skPrefix }),
-          ...(input.filter === undefined ? {} : { ':f': input.filter.value }),
-        },
-        ...(input.filter === undefined ? {} : { FilterExpression: '#f = :f' }),
-        ScanIndexForward: input.forward,
-        Limit: input.limit,
-        ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-      }),
-    );
+    // A filter (product type) is applied after DynamoDB reads a page, so one Query can match
+    // fewer than `limit`: read on until the page is full or the partition ends, then point the
+    // cursor at the last item answered (not at the last one read).
+    const kept: Record<string, unknown>[] = [];
+    let from = start;
+    for (;;) {
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          ...(input.index === undefined ? {} : { IndexName: input.index }),
+          KeyConditionExpression:
+            input.skPrefix === undefined ? '#pk = :pk' : '#pk = :pk AND begins_with(#sk, :prefix)',
+          ExpressionAttributeNames: {
+            '#pk': input.pkName,
+            ...(input.skPrefix === undefined ? {} : { '#sk': skName }),
+            ...(input.filter === undefined ? {} : { '#f': input.filter.name }),
+          },
+          ExpressionAttributeValues: {
+            ':pk': input.pk,
+            ...(input.skPrefix === undefined ? {} : { ':prefix': input.skPrefix }),
+            ...(input.filter === undefined ? {} : { ':f': input.filter.value }),
+          },
+          ...(input.filter === undefined ? {} : { FilterExpression: '#f = :f' }),
+          ScanIndexForward: input.forward,
+          // One more than asked tells whether a next page exists.
+          Limit: input.limit + 1 - kept.length,
+          ...(from === undefined ? {} : { ExclusiveStartKey: from }),
+        }),
+      );
+      kept.push(...(result.Items ?? []));
+      from = result.LastEvaluatedKey;
+      if (kept.length > input.limit || from === undefined) break;
+    }
+    const items = kept.slice(0, input.limit);
+    const last = items.at(-1);
+    const more = kept.length > input.limit;
     return {
-      items: (result.Items ?? []).map((raw) => strip<T>(raw)),
-      next: encodeCursor(scope, result.LastEvaluatedKey),
+      items: items.map((raw) => strip<T>(raw)),
+      next:
+        more && last !== undefined
+          ? encodeCursor(scope, Object.fromEntries(keyAttributes.map((name) => [name, last[name]])))
+          : null,
     };
   }
 

@@ -1,3 +1,4 @@
+import { UPLOADS_PREFIX } from '../core/storage';
 import { fileTypeFromBuffer } from 'file-type';
 import { DomainError } from '../core/errors';
 import { ITEM_LIMITS } from '../../shared/constants/limits';
@@ -71,7 +72,9 @@ export async function createUpload(
   }
   const uploadId = deps.newId(now);
   const sourceKey =
-    kind === 'image' ? `uploads/${input.userId}/${uploadId}` : `items/${input.userId}/${uploadId}`;
+    kind === 'image'
+      ? `${UPLOADS_PREFIX}${input.userId}/${uploadId}`
+      : `items/${input.userId}/${uploadId}`;
   const store = kind === 'image' ? deps.images : deps.files;
   const post = await store.presignUpload({
     key: sourceKey,

@@ -1,3 +1,4 @@
+import { UPLOADS_PREFIX } from '../core/storage';
 import { DomainError } from '../core/errors';
 import {
   imageUploadError,
@@ -38,7 +39,7 @@ function requireCoverAllowed(kind: ImageKind, profile: ProfileRecord): void {
 
 /** The prefix every upload of a user lives under. */
 export function uploadPrefix(userId: string): string {
-  return `uploads/${userId}/`;
+  return `${UPLOADS_PREFIX}${userId}/`;
 }
 
 /** POST users/{id}/images/upload: a presigned POST limited to this type and the kind's size. */

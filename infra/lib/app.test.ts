@@ -95,6 +95,21 @@ afterAll(() => {
 });
 
 describe('data stack', () => {
+  it('expires image uploads never confirmed after a day, and nothing else', () => {
+    const t = template(market.data);
+    const withRule = t.findResources('AWS::S3::Bucket', {
+      Properties: {
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([
+            Match.objectLike({ Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }),
+          ]),
+        },
+      },
+    });
+    expect(Object.keys(withRule)).toHaveLength(1);
+    expect(Object.keys(withRule)[0]).toMatch(/^ImagesBucket/);
+  });
+
   it('builds the single table from TABLE: keys, GSIs, TTL, PITR, on demand, retained', () => {
     const t = template(market.data);
     t.resourceCountIs('AWS::DynamoDB::Table', 1);

@@ -8,6 +8,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { UPLOADS_PREFIX } from '../../../functions/core/storage';
 import { TABLE } from '../../../functions/core/table';
 import type { MarketConfig } from '../config';
 import { acknowledge } from '../nag';
@@ -83,6 +84,12 @@ export class DataStack extends Stack {
     this.imagesBucket = new s3.Bucket(this, 'ImagesBucket', {
       ...bucketDefaults(names.bucketName('images')),
       ...versioned,
+      lifecycleRules: [
+        ...(versioned.lifecycleRules ?? []),
+        // Originals under uploads/ live until their confirm call re-encodes them elsewhere and
+        // deletes them (profiles, items); an upload never confirmed expires here.
+        { prefix: UPLOADS_PREFIX, expiration: Duration.days(1) },
+      ],
       cors: uploadCors,
       serverAccessLogsBucket: this.logsBucket,
       serverAccessLogsPrefix: 'images/',
