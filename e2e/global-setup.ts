@@ -91,10 +91,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
       child.once('exit', (code) => resolve(code)),
     );
     interrupt('SIGINT');
+    let timer: NodeJS.Timeout | undefined;
     const code = await Promise.race([
       exited,
-      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000)),
+      new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), 20_000);
+      }),
     ]);
+    // A pending timer would keep vitest from exiting (its "Vite servers" close timeout).
+    clearTimeout(timer);
     if (code === 'timeout') {
       interrupt('SIGKILL');
       throw new Error(`npm start did not stop within 20 s of Ctrl-C:\n${log.slice(-2000)}`);
