@@ -5,10 +5,7 @@ import { twin, useTwinEnv } from '../../infra/local/test/twin-context';
 import type { Address } from '../../shared/schemas/addresses';
 import type { Session } from '../../shared/schemas/sessions';
 import type { SellerPage } from '../../shared/schemas/profiles';
-import { dynamoDocumentClient } from '../core/clients';
-import { readEnv } from '../core/env';
-import { newId } from '../core/ids';
-import { createProfilesRepo } from '../profiles/profiles.repo';
+import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { call, hasCognito, lastPin, signUp } from './testing/session';
 
 /**
@@ -42,28 +39,9 @@ afterAll(async () => {
 });
 
 async function seller(): Promise<{ id: string; nick: string }> {
-  const env = readEnv();
-  const repo = createProfilesRepo({ doc: dynamoDocumentClient(env), tableName: env.tableName });
-  const id = newId();
-  const nick = `${RUN}seller`;
-  await repo.putProfile({
-    id,
-    nick,
-    name: 'Journey',
-    surname: 'Seller',
-    entity_name: null,
-    user_option: 'individual',
-    title: null,
-    slogan: null,
-    summary: null,
-    profile_image: null,
-    header_image: null,
-    followers_counter: 0,
-    is_verified: true,
-    is_seller: true,
-    created_at: new Date().toISOString(),
-  });
-  return { id, nick };
+  const profile = { ...sellerProfile(`${RUN}seller`, 0, 'Journey'), is_verified: true };
+  await putSellers(profile);
+  return { id: profile.id, nick: profile.nick };
 }
 
 describe('the accounts journey with the real Amplify client', () => {

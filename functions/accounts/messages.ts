@@ -18,6 +18,26 @@ export function pinSmsText(pin: string): string {
   return `Your login code is ${pin}. Valid 10 minutes.`;
 }
 
+/** One plain-text e-mail through SES v2 (the outbox on the twin). */
+async function sendTextEmail(
+  deps: { ses: SESv2Client; emailSender: string },
+  to: string,
+  message: { subject: string; text: string },
+): Promise<void> {
+  await deps.ses.send(
+    new SendEmailCommand({
+      FromEmailAddress: deps.emailSender,
+      Destination: { ToAddresses: [to] },
+      Content: {
+        Simple: {
+          Subject: { Data: message.subject, Charset: 'UTF-8' },
+          Body: { Text: { Data: message.text, Charset: 'UTF-8' } },
+        },
+      },
+    }),
+  );
+}
+
 export function createPinSender(deps: {
   ses: SESv2Client;
   sns: SNSClient;
@@ -26,18 +46,7 @@ export function createPinSender(deps: {
   return {
     async sendEmailPin({ to, pin }) {
       const { subject, text } = pinEmailText(pin);
-      await deps.ses.send(
-        new SendEmailCommand({
-          FromEmailAddress: deps.emailSender,
-          Destination: { ToAddresses: [to] },
-          Content: {
-            Simple: {
-              Subject: { Data: subject, Charset: 'UTF-8' },
-              Body: { Text: { Data: text, Charset: 'UTF-8' } },
-            },
-          },
-        }),
-      );
+      await sendTextEmail(deps, to, { subject, text });
     },
     async sendSmsPin({ to, pin }) {
       await deps.sns.send(
@@ -69,18 +78,7 @@ export function createResetMailer(deps: { ses: SESv2Client; emailSender: string 
   return {
     async sendResetLink({ to, link }) {
       const { subject, text } = resetEmailText(link);
-      await deps.ses.send(
-        new SendEmailCommand({
-          FromEmailAddress: deps.emailSender,
-          Destination: { ToAddresses: [to] },
-          Content: {
-            Simple: {
-              Subject: { Data: subject, Charset: 'UTF-8' },
-              Body: { Text: { Data: text, Charset: 'UTF-8' } },
-            },
-          },
-        }),
-      );
+      await sendTextEmail(deps, to, { subject, text });
     },
   };
 }

@@ -1,4 +1,5 @@
-import type { StoredImage, StoredSummary } from '../items/items';
+import { toSummary, type StoredImage, type StoredSummary } from '../items/items';
+import type { CollectionsDeps } from './collections';
 import type { CollectionRecord } from './collections';
 import type { CollectionsRepo } from './collections.repo';
 
@@ -54,13 +55,6 @@ export function fakeCollectionsRepo() {
         .filter((record) => record.owner_id === ownerId)
         .sort((a, b) => (`${a.created_at}#${a.id}` < `${b.created_at}#${b.id}` ? 1 : -1));
     },
-    async itemsPage(collectionId, cursor, limit) {
-      const all = [...(items.get(collectionId) ?? [])].sort((a, b) => (a.id < b.id ? 1 : -1));
-      const start = cursor === undefined ? 0 : Number(cursor);
-      const page = all.slice(start, start + limit);
-      const next = start + limit;
-      return { items: page, nextCursor: next < all.length ? String(next) : null };
-    },
     async incrementItemsCount(collectionId, delta) {
       const found = collections.get(collectionId);
       if (found === undefined) return false;
@@ -68,8 +62,21 @@ export function fakeCollectionsRepo() {
       return true;
     },
   };
+  /** The items domain's collection list, over the summaries added with addItem. */
+  const itemsList: CollectionsDeps['items'] = {
+    async page({ collectionId, cursor, limit }) {
+      const all = [...(items.get(collectionId) ?? [])].sort((a, b) => (a.id < b.id ? 1 : -1));
+      const start = cursor === undefined ? 0 : Number(cursor);
+      const next = start + limit;
+      return {
+        items: all.slice(start, next).map((summary) => toSummary(summary, '/media', null)),
+        nextCursor: next < all.length ? String(next) : null,
+      };
+    },
+  };
   return {
     repo,
+    items: itemsList,
     collections,
     uploads: {
       confirmed(ownerId: string, uploadId: string, kind: 'image' | 'file' = 'image') {

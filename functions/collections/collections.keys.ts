@@ -6,15 +6,14 @@
  * | collection by id                          | pk = COLLECTION#<id>, sk = COLLECTION                  | table |
  * | an owner's collections, newest first      | gsi1pk = COLLECTIONS#<ownerId>, gsi1sk = <created_at>#<id> | gsi1 |
  * | name guard (name unique per owner)        | pk = COLLNAME#<ownerId>#<name>, sk = GUARD             | table |
- * | items of a collection, newest first       | gsi3pk = COLLITEMS#<collectionId> (items.keys.ts)      | gsi3  |
  *
  * A collection and its name guard are written in one TransactWriteItems (both attribute_not_exists),
  * together with the claim of the image upload (items' `pk = USER#<id>, sk = UPLOAD#<uploadId>`),
  * so two creations of the same name (any case) never both succeed. The items of a collection are
- * the items domain's records: it sets their gsi3 keys when an item is finalised.
+ * listed by the items domain (items/queries.ts listCollectionItems, its gsi3 keys).
  */
-/** The items domain's keys read here: items of a collection (gsi3), an upload to claim. */
-export { collectionItemsPartition, uploadKey } from '../items/items.keys';
+/** The items domain's key read here: the upload a new collection claims. */
+export { uploadKey } from '../items/items.keys';
 
 export const COLLECTION_TYPE = 'collection';
 export const COLLECTION_NAME_GUARD_TYPE = 'collection_name';

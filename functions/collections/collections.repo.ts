@@ -6,14 +6,11 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { decodeCursor, encodeCursor } from '../core/cursor';
-import { DomainError } from '../core/errors';
-import type { StoredImage, StoredSummary } from '../items/items';
+import type { StoredImage } from '../items/items';
 import type { CollectionRecord } from './collections';
 import {
   COLLECTION_NAME_GUARD_TYPE,
   COLLECTION_TYPE,
-  collectionItemsPartition,
   collectionKey,
   collectionNameGuardKey,
   ownerCollectionsIndexKeys,
@@ -34,12 +31,6 @@ export interface CollectionsRepo {
   get(collectionId: string): Promise<CollectionRecord | undefined>;
   /** The owner's collections, newest first (all pages). */
   listByOwner(ownerId: string): Promise<CollectionRecord[]>;
-  /** Finalised items of a collection (gsi3), newest first. */
-  itemsPage(
-    collectionId: string,
-    cursor: string | undefined,
-    limit: number,
-  ): Promise<{ items: StoredSummary[]; nextCursor: string | null }>;
   /** ADD items_count :delta on an existing collection; false when there is none. */
   incrementItemsCount(collectionId: string, delta: number): Promise<boolean>;
 }
@@ -131,42 +122,6 @@ function toRecord(item: Record<string, unknown>): CollectionRecord {
   };
 }
 
-/** The list fields of an item record (items' ItemRecord), as items' StoredSummary. */
-function toSummary(item: Record<string, unknown>): StoredSummary | undefined {
-  const images = item.images as StoredImage[] | undefined;
-  const image = images?.[0];
-  if (image === undefined) return undefined;
-  return {
-    id: String(item.id),
-    product_type: item.product_type as StoredSummary['product_type'],
-    title: String(item.title),
-    symbol: String(item.symbol),
-    image,
-    copies: Number(item.copies),
-    issuer_id: String(item.creator_id),
-    issuer_nick: String(item.creator_nick),
-    collection_id: typeof item.collection_id === 'string' ? item.collection_id : null,
-    created_at: String(item.created_at),
-  };
-}
-
-const SUMMARY_ATTRIBUTES = [
-  'pk',
-  'sk',
-  'gsi3pk',
-  'gsi3sk',
-  'id',
-  'product_type',
-  'title',
-  'symbol',
-  'images',
-  'copies',
-  'creator_id',
-  'creator_nick',
-  'collection_id',
-  'created_at',
-];
-
 /** Transactions lost to a concurrent one (TransactionConflict) are tried again this many times. */
 const CONFLICT_RETRIES = 20;
 
@@ -254,36 +209,6 @@ export function createCollectionsRepo(deps: {
         start = result.LastEvaluatedKey;
       } while (start !== undefined);
       return records;
-    },
-
-    async itemsPage(collectionId, cursor, limit) {
-      const scope = `collection-items#${collectionId}`;
-      const start = decodeCursor(scope, cursor, ['pk', 'sk', 'gsi3pk', 'gsi3sk']);
-      if (start !== undefined && start.gsi3pk !== collectionItemsPartition(collectionId)) {
-        throw new DomainError('invalid_request', {
-          message: 'The cursor is not valid for this list.',
-          fields: { cursor: 'forms.validation.cursor' },
-        });
-      }
-      const result = await doc.send(
-        new QueryCommand({
-          TableName,
-          IndexName: 'gsi3',
-          KeyConditionExpression: 'gsi3pk = :pk',
-          ExpressionAttributeValues: { ':pk': collectionItemsPartition(collectionId) },
-          ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, index) => `#a${index}`).join(', '),
-          ExpressionAttributeNames: Object.fromEntries(
-            SUMMARY_ATTRIBUTES.map((name, index) => [`#a${index}`, name]),
-          ),
-          ScanIndexForward: false,
-          Limit: limit,
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      const items = (result.Items ?? [])
-        .map(toSummary)
-        .filter((item): item is StoredSummary => item !== undefined);
-      return { items, nextCursor: encodeCursor(scope, result.LastEvaluatedKey) };
     },
 
     async incrementItemsCount(collectionId, delta) {

@@ -20,6 +20,7 @@ function setup() {
   let counter = 0;
   const deps = {
     repo: fake.repo,
+    items: fake.items,
     users: {
       nickOf: async (userId: string) => (userId === 'ghost' ? undefined : `nick-${userId}`),
     },

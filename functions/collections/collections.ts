@@ -1,7 +1,12 @@
 import type { AuthContext } from '../core/auth';
 import { DomainError } from '../core/errors';
-import type { Collection, CollectionPage, CreateCollectionBody } from '../../shared/schemas/items';
-import { imageUrls, toSummary, type StoredImage } from '../items/items';
+import type {
+  Collection,
+  CollectionPage,
+  CreateCollectionBody,
+  ItemSummary,
+} from '../../shared/schemas/items';
+import { imageUrls, type StoredImage } from '../items/items';
 import type { CollectionsRepo } from './collections.repo';
 
 /**
@@ -24,6 +29,14 @@ import type { CollectionsRepo } from './collections.repo';
  */
 export interface CollectionsDeps {
   repo: CollectionsRepo;
+  /** The items domain's list of a collection's items (items/queries.ts listCollectionItems). */
+  items: {
+    page(input: {
+      collectionId: string;
+      cursor: string | undefined;
+      limit: number;
+    }): Promise<{ items: ItemSummary[]; nextCursor: string | null }>;
+  };
   users: { nickOf(userId: string): Promise<string | undefined> };
   /** Public base URL of the images bucket ('/media'). */
   imagesBaseUrl: string;
@@ -148,17 +161,17 @@ export async function findCollections(
 
 /** users/{id|-}/token/getcollection/{collectionId}?cursor=: the collection and its items. */
 export async function getCollection(
-  deps: Pick<CollectionsDeps, 'repo' | 'imagesBaseUrl'>,
+  deps: Pick<CollectionsDeps, 'repo' | 'items' | 'imagesBaseUrl'>,
   input: { collectionId: string; cursor: string | undefined },
 ): Promise<CollectionPage> {
   const record = await deps.repo.get(input.collectionId);
   if (record === undefined) throw collectionNotFound();
-  const page = await deps.repo.itemsPage(input.collectionId, input.cursor, COLLECTION_ITEMS_PAGE);
-  return {
-    collection: toCollection(record, deps.imagesBaseUrl),
-    items: page.items.map((summary) => toSummary(summary, deps.imagesBaseUrl, null)),
-    nextCursor: page.nextCursor,
-  };
+  const page = await deps.items.page({
+    collectionId: input.collectionId,
+    cursor: input.cursor,
+    limit: COLLECTION_ITEMS_PAGE,
+  });
+  return { collection: toCollection(record, deps.imagesBaseUrl), ...page };
 }
 
 /** For items' token/create: the collection when it exists and `ownerId` owns it. */

@@ -2,6 +2,7 @@ import { CognitoJwtVerifier } from 'aws-jwt-verify';
 import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { AuthContext } from './auth';
+import { readEnv } from './env';
 import { DomainError } from './errors';
 
 /**
@@ -70,4 +71,22 @@ export function createAccessTokenVerifier(config: {
       : [];
     return { userId: username, email: undefined, groups, claims: payload };
   };
+}
+
+let deploymentVerifier: AccessTokenVerifier | undefined;
+
+/**
+ * The verifier of this deployment's pool and web client (USER_POOL_ID, USER_POOL_CLIENT_ID,
+ * COGNITO_ENDPOINT), built once per container so its JWKS cache lives as long as the container.
+ */
+export function accessTokenVerifier(): AccessTokenVerifier {
+  if (deploymentVerifier === undefined) {
+    const env = readEnv();
+    deploymentVerifier = createAccessTokenVerifier({
+      userPoolId: env.userPoolId,
+      clientId: env.userPoolClientId,
+      cognitoEndpoint: env.cognitoEndpoint,
+    });
+  }
+  return deploymentVerifier;
 }

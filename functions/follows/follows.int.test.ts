@@ -6,7 +6,8 @@ import { readEnv } from '../core/env';
 import { newId } from '../core/ids';
 import type { FollowResult } from '../../shared/schemas/follows';
 import type { SellerPage, SellerSummary } from '../../shared/schemas/profiles';
-import { createProfilesRepo, type ProfileRecord } from '../profiles/profiles.repo';
+import type { ProfileRecord } from '../profiles/profiles.repo';
+import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { profileKey } from '../profiles/profiles.keys';
 import { call, hasCognito, newUser, type TestUser } from '../accounts/testing/session';
 
@@ -19,31 +20,8 @@ let enabled = false;
 let a: TestUser;
 let b: TestUser;
 
-function seller(name: string, followers: number): ProfileRecord {
-  return {
-    id: newId(),
-    nick: `${RUN}${name}`,
-    name,
-    surname: 'Seller',
-    entity_name: null,
-    user_option: 'individual',
-    title: null,
-    slogan: null,
-    summary: null,
-    profile_image: null,
-    header_image: null,
-    followers_counter: followers,
-    is_verified: false,
-    is_seller: true,
-    created_at: new Date().toISOString(),
-  };
-}
-
-async function putSellers(...sellers: ProfileRecord[]): Promise<void> {
-  const env = readEnv();
-  const repo = createProfilesRepo({ doc: dynamoDocumentClient(env), tableName: env.tableName });
-  await Promise.all(sellers.map((profile) => repo.putProfile(profile)));
-}
+const seller = (name: string, followers: number): ProfileRecord =>
+  sellerProfile(`${RUN}${name}`, followers, name);
 
 async function directory(): Promise<SellerSummary[]> {
   const items: SellerSummary[] = [];

@@ -12,6 +12,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { itemsCountUpdate } from '../collections/collection-items';
 import { decodeCursor, encodeCursor } from '../core/cursor';
 import { cancellationReasons } from '../core/dynamo';
+import { DomainError } from '../core/errors';
 import {
   COPY_PREFIX,
   COPY_TYPE,
@@ -23,6 +24,7 @@ import {
   LIMITS_TYPE,
   UPLOAD_TYPE,
   collectionItemsIndexKeys,
+  collectionItemsPartition,
   copyKey,
   createIdempotencyKey,
   historyKey,
@@ -103,6 +105,12 @@ export interface ItemsRepo extends CreationRepo {
     cursor: string | undefined,
     limit: number,
   ): Promise<Page<HoldingRecord>>;
+  /** Finalised items of a collection, newest first (gsi3). */
+  listCollectionItems(
+    collectionId: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<Page<ItemRecord>>;
   getHolding(ownerId: string, itemId: string): Promise<HoldingRecord | undefined>;
   setVisibility(ownerId: string, itemId: string, visible: boolean): Promise<boolean>;
   listCopies(itemId: string, cursor: string | undefined, limit: number): Promise<Page<CopyRecord>>;
@@ -163,6 +171,14 @@ export function createItemsRepo(deps: {
         ? ['pk', 'sk']
         : ['pk', 'sk', `${input.index}pk`, `${input.index}sk`];
     const start = decodeCursor(scope, input.cursor, keyAttributes);
+    // A cursor of the same list kind but another partition (another user's, another collection's)
+    // is refused like any malformed one.
+    if (start !== undefined && start[input.pkName] !== input.pk) {
+      throw new DomainError('invalid_request', {
+        message: 'The cursor is not valid for this list.',
+        fields: { cursor: 'forms.validation.cursor' },
+      });
+    }
     const skName = input.index === undefined ? 'sk' : `${input.index}sk`;
     // A filter (product type) is applied after DynamoDB reads a page, so one Query can match
     // fewer than `limit`: read on until the page is full or the partition ends, then point the
@@ -535,6 +551,16 @@ export function createItemsRepo(deps: {
         index: 'gsi2',
         pkName: 'gsi2pk',
         pk: publicPartition(ownerId),
+        forward: false,
+        cursor,
+        limit,
+      }),
+
+    listCollectionItems: (collectionId, cursor, limit) =>
+      queryPage<ItemRecord>('collection-items', {
+        index: 'gsi3',
+        pkName: 'gsi3pk',
+        pk: collectionItemsPartition(collectionId),
         forward: false,
         cursor,
         limit,

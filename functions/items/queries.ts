@@ -5,6 +5,7 @@ import type {
   History,
   ItemDetail,
   ItemPage,
+  ItemSummary,
   MyProductsBody,
   UserLimits,
 } from '../../shared/schemas/items';
@@ -12,6 +13,7 @@ import { parseNftUniqueId } from './items.keys';
 import {
   FILE_LINK_EXPIRES_SECONDS,
   itemNotFound,
+  summaryOf,
   toDetail,
   toSummary,
   type CopyRecord,
@@ -48,24 +50,7 @@ export async function getMyProducts(
   if (body.onlyMint === true || body.tokenType === 'creations') {
     const page = await deps.repo.listMints(input.userId, cursor, limit, body.productType);
     return {
-      items: page.items.map((item) =>
-        toSummary(
-          {
-            id: item.id,
-            product_type: item.product_type,
-            title: item.title,
-            symbol: item.symbol,
-            image: item.images[0] ?? { full: '', thumb: '' },
-            copies: item.copies,
-            issuer_id: item.creator_id,
-            issuer_nick: item.creator_nick,
-            collection_id: item.collection_id,
-            created_at: item.created_at,
-          },
-          deps.imagesBaseUrl,
-          null,
-        ),
-      ),
+      items: page.items.map((item) => toSummary(summaryOf(item), deps.imagesBaseUrl, null)),
       nextCursor: page.next,
     };
   }
@@ -73,6 +58,18 @@ export async function getMyProducts(
   const page = await deps.repo.listHoldings(input.userId, cursor, limit, productType);
   return {
     items: page.items.map((holding) => holdingSummary(holding, deps.imagesBaseUrl, true)),
+    nextCursor: page.next,
+  };
+}
+
+/** The finalised items of a collection, newest first (the collections domain's getcollection). */
+export async function listCollectionItems(
+  deps: Pick<QueriesDeps, 'repo' | 'imagesBaseUrl'>,
+  input: { collectionId: string; cursor: string | undefined; limit: number },
+): Promise<{ items: ItemSummary[]; nextCursor: string | null }> {
+  const page = await deps.repo.listCollectionItems(input.collectionId, input.cursor, input.limit);
+  return {
+    items: page.items.map((item) => toSummary(summaryOf(item), deps.imagesBaseUrl, null)),
     nextCursor: page.next,
   };
 }

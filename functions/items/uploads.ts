@@ -1,4 +1,5 @@
 import { UPLOADS_PREFIX } from '../core/storage';
+import { ITEM_IMAGE_TYPES } from '../../shared/schemas/items';
 import { fileTypeFromBuffer } from 'file-type';
 import { DomainError } from '../core/errors';
 import { ITEM_LIMITS } from '../../shared/constants/limits';
@@ -15,14 +16,6 @@ import type { ItemFilesStore, ItemsRepo } from './items.repo';
  * original deleted; files are recorded with their size and type. Both leave a confirmed `upload`
  * (TTL 24 h) that token/create consumes.
  */
-export const ITEM_IMAGE_TYPES = [
-  'image/png',
-  'image/jpeg',
-  'image/webp',
-  'image/bmp',
-  'image/gif',
-] as const;
-
 export const ITEM_IMAGE_OUTPUTS = [
   { suffix: '1600', width: 1600, height: undefined },
   { suffix: '400', width: 400, height: undefined },

@@ -218,6 +218,15 @@ export type CreateItemBody = z.infer<ReturnType<typeof createItemBodySchema>>;
 export const CREATION_STATUS_VALUES = ['checking', 'uploading-token', 'done', 'error'] as const;
 export type CreationStatusValue = (typeof CREATION_STATUS_VALUES)[number];
 
+/** Image types accepted for items and collections (checked again by magic bytes on confirm). */
+export const ITEM_IMAGE_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/bmp',
+  'image/gif',
+] as const;
+
 /** An uploaded image as the web shows it: URLs under /media (re-encoded WebP). */
 export const itemImageSchema = z.object({ url: z.string(), thumb: z.string() });
 export type ItemImage = z.infer<typeof itemImageSchema>;

@@ -1,11 +1,8 @@
-import { createAccessTokenVerifier, type AccessTokenVerifier } from '../../core/access-token';
-import { readEnv } from '../../core/env';
+import { accessTokenVerifier } from '../../core/access-token';
 import { httpHandler, type HttpEvent } from '../../core/http';
 import { itemPathSchema } from '../../../shared/schemas/items';
 import { queriesDeps } from '../items.deps';
 import { getProductById } from '../queries';
-
-let verifier: AccessTokenVerifier | undefined;
 
 /**
  * A public route: the optional bearer token is verified here (as the JWT authorizer would) only to
@@ -16,13 +13,7 @@ async function callerOf(event: HttpEvent): Promise<string | null> {
   const match = /^Bearer\s+(.+)$/i.exec(header);
   if (match === null) return null;
   try {
-    const env = readEnv();
-    verifier ??= createAccessTokenVerifier({
-      userPoolId: env.userPoolId,
-      clientId: env.userPoolClientId,
-      cognitoEndpoint: env.cognitoEndpoint,
-    });
-    return (await verifier(match[1] as string)).userId;
+    return (await accessTokenVerifier()(match[1] as string)).userId;
   } catch {
     return null;
   }

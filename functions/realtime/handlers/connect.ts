@@ -1,5 +1,4 @@
-import { createAccessTokenVerifier } from '../../core/access-token';
-import { readEnv } from '../../core/env';
+import { accessTokenVerifier } from '../../core/access-token';
 import { sessionCheck } from '../../sessions/sessions.deps';
 import { connect, identifyByToken, type IdentifyConnection } from '../connect';
 import { realtimeDeps } from '../realtime.deps';
@@ -7,19 +6,8 @@ import { connectRequestOf, wsHandler } from '../ws-handler';
 
 let identify: IdentifyConnection | undefined;
 
-/** Built once per container: the verifier caches the pool's JWKS. */
 function identifyConnection(): IdentifyConnection {
-  if (identify === undefined) {
-    const env = readEnv();
-    identify = identifyByToken({
-      verify: createAccessTokenVerifier({
-        userPoolId: env.userPoolId,
-        clientId: env.userPoolClientId,
-        cognitoEndpoint: env.cognitoEndpoint,
-      }),
-      checkSession: sessionCheck(),
-    });
-  }
+  identify ??= identifyByToken({ verify: accessTokenVerifier(), checkSession: sessionCheck() });
   return identify;
 }
 

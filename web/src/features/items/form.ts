@@ -46,14 +46,6 @@ export interface MintFormValues {
   };
 }
 
-export const ALLOWED_IMAGE_TYPES = [
-  'image/png',
-  'image/jpeg',
-  'image/webp',
-  'image/bmp',
-  'image/gif',
-] as const;
-
 export function emptyMintForm(type: ProductType, email = ''): MintFormValues {
   return {
     product_type: type,

@@ -18,7 +18,8 @@ import {
   type Uploaded,
 } from '@shared/schemas/items';
 import * as z from 'zod';
-import { apiGet, apiPost, ApiError, NETWORK_ERROR } from '../../../lib/api';
+import { apiGet, apiPost } from '../../../lib/api';
+import { postToStorage } from '../../../lib/storage';
 
 const enc = encodeURIComponent;
 /** The caller's id in paths; '-' for guests where the call is public. */
@@ -53,23 +54,9 @@ export function requestUpload(
   );
 }
 
-/** The file to storage: the policy's fields, then `file` last. */
-export async function postToStorage(post: UploadTicket['post'], file: File): Promise<void> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(post.fields)) form.append(name, value);
-  form.append('file', file);
-  let response: Response;
-  try {
-    response = await fetch(post.url, { method: 'POST', body: form });
-  } catch (error) {
-    throw new ApiError({ code: NETWORK_ERROR, status: 0, cause: error });
-  }
-  if (!response.ok) {
-    throw new ApiError({
-      code: 'market.create_product.errors.image_upload',
-      status: response.status,
-    });
-  }
+/** The file to storage; a refusal is the image-upload error of the create form. */
+export function postToItemStorage(post: UploadTicket['post'], file: File): Promise<void> {
+  return postToStorage(post, file, () => 'market.create_product.errors.image_upload');
 }
 
 /** POST users/{id}/store-token-images/confirm {upload_id}. */
@@ -90,7 +77,7 @@ export async function uploadItemFile(
 ): Promise<Uploaded> {
   const ticket = await requestUpload(id, file, kind);
   onStep?.('uploading');
-  await postToStorage(ticket.post, file);
+  await postToItemStorage(ticket.post, file);
   onStep?.('confirming');
   return confirmUpload(id, ticket.upload_id);
 }

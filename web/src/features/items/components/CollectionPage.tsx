@@ -1,7 +1,6 @@
 import CloudOffRoundedIcon from '@mui/icons-material/CloudOffRounded';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
@@ -13,7 +12,7 @@ import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
 import { usePageMeta } from '../../../lib/head';
 import { callerId, fetchCollectionPage, itemKeys } from '../api/items';
-import { ItemGrid, ItemGridSkeleton } from './ItemGrid';
+import { ItemGrid, ItemGridSkeleton, LoadMore } from './ItemGrid';
 
 function Meta({ title, image }: { title: string; image?: string }) {
   usePageMeta({ title, image });
@@ -79,16 +78,7 @@ export function CollectionPage() {
           ) : (
             <ItemGrid items={items} label={t('items.collection.items')} />
           )}
-          {query.hasNextPage ? (
-            <Box sx={{ textAlign: 'center', mt: 3 }}>
-              <Button
-                onClick={() => void query.fetchNextPage()}
-                disabled={query.isFetchingNextPage}
-              >
-                {t('items.loadMore')}
-              </Button>
-            </Box>
-          ) : null}
+          <LoadMore query={query} />
         </>
       )}
     </Container>

@@ -14,7 +14,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../lib/errors';
 import { uploadItemFile } from '../api/items';
-import { ALLOWED_IMAGE_TYPES } from '../form';
+import { ITEM_IMAGE_TYPES } from '@shared/schemas/items';
 
 interface PickedImage {
   key: string;
@@ -27,7 +27,7 @@ interface PickedImage {
 
 /** The reason a picked image is refused before upload, or null. */
 export function imageProblem(file: File): string | null {
-  if (!(ALLOWED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
+  if (!(ITEM_IMAGE_TYPES as readonly string[]).includes(file.type)) {
     return 'forms.validation.image.type';
   }
   if (file.size > ITEM_LIMITS.imageMaxBytes) return 'forms.validation.image.size';
@@ -209,7 +209,7 @@ export function ImagePicker({
         type="file"
         hidden
         multiple={max > 1}
-        accept={ALLOWED_IMAGE_TYPES.join(',')}
+        accept={ITEM_IMAGE_TYPES.join(',')}
         aria-label={t('items.form.images.pick')}
         onChange={(event) => {
           pick(Array.from(event.target.files ?? []));

@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
@@ -111,6 +112,23 @@ export function ItemGrid({ items, label, onVisibility, busyId }: ItemGridProps) 
           </Card>
         </Box>
       ))}
+    </Box>
+  );
+}
+
+/** "Load more" under a paged item list, shown while another page exists. */
+export function LoadMore({
+  query,
+}: {
+  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+}) {
+  const { t } = useTranslation();
+  if (!query.hasNextPage) return null;
+  return (
+    <Box sx={{ textAlign: 'center', mt: 3 }}>
+      <Button onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+        {t('items.loadMore')}
+      </Button>
     </Box>
   );
 }

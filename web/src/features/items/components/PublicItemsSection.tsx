@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -8,7 +7,7 @@ import { RetryButton } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
 import { callerId, fetchPublicProducts, itemKeys } from '../api/items';
-import { ItemGrid, ItemGridSkeleton } from './ItemGrid';
+import { ItemGrid, ItemGridSkeleton, LoadMore } from './ItemGrid';
 
 /** The items a user shows on their public profile (getpublicproducts). */
 export function PublicItemsSection({ nick }: { nick: string }) {
@@ -44,16 +43,7 @@ export function PublicItemsSection({ nick }: { nick: string }) {
       ) : (
         <>
           <ItemGrid items={items} label={title} />
-          {query.hasNextPage ? (
-            <Box sx={{ textAlign: 'center', mt: 2 }}>
-              <Button
-                onClick={() => void query.fetchNextPage()}
-                disabled={query.isFetchingNextPage}
-              >
-                {t('items.loadMore')}
-              </Button>
-            </Box>
-          ) : null}
+          <LoadMore query={query} />
         </>
       )}
     </Box>

@@ -28,7 +28,7 @@ import { usePageMeta } from '../../../lib/head';
 import { useOwnProfile } from '../../../lib/ownProfile';
 import { fetchMyProducts, itemKeys, switchVisibility } from '../api/items';
 import { MINT_FORM_PATH } from './MintFormPage';
-import { ItemGrid, ItemGridSkeleton } from './ItemGrid';
+import { ItemGrid, ItemGridSkeleton, LoadMore } from './ItemGrid';
 
 type TokenType = (typeof TOKEN_TYPES)[number];
 
@@ -183,16 +183,7 @@ export function WalletPage({ userId, onlyMint }: { userId: string; onlyMint: boo
             busyId={busyId}
             onVisibility={(item, visible) => visibility.mutate({ itemId: item.id, visible })}
           />
-          {query.hasNextPage ? (
-            <Box sx={{ textAlign: 'center', mt: 3 }}>
-              <Button
-                onClick={() => void query.fetchNextPage()}
-                disabled={query.isFetchingNextPage}
-              >
-                {t('items.loadMore')}
-              </Button>
-            </Box>
-          ) : null}
+          <LoadMore query={query} />
         </>
       )}
     </Container>

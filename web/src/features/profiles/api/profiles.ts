@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { followResultSchema, isFollowingResultSchema } from '@shared/schemas/follows';
-import { ApiError, apiGet, apiPost, apiRequest, NETWORK_ERROR } from '../../../lib/api';
+import { apiGet, apiPost, apiRequest } from '../../../lib/api';
+import { postToStorage } from '../../../lib/storage';
 import {
   publicProfileSchema,
   type ImageKind,
@@ -46,24 +47,11 @@ export function requestImageUpload(id: string, kind: ImageKind, file: File) {
   );
 }
 
-/** Sends the file to storage: every presigned field, then `file` last. */
-export async function uploadToStorage(post: PresignedPost, file: File): Promise<void> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(post.fields)) form.append(name, value);
-  form.append('file', file);
-  let response: Response;
-  try {
-    response = await fetch(post.url, { method: 'POST', body: form });
-  } catch (error) {
-    throw new ApiError({ code: NETWORK_ERROR, status: 0, cause: error });
-  }
-  if (!response.ok) {
-    // Storage refuses a policy violation (size, type) with 400/403.
-    throw new ApiError({
-      code: response.status === 400 || response.status === 403 ? 'upload_refused' : 'unexpected',
-      status: response.status,
-    });
-  }
+/** Sends the file to storage; storage refuses a policy violation (size, type) with 400/403. */
+export function uploadToStorage(post: PresignedPost, file: File): Promise<void> {
+  return postToStorage(post, file, (status) =>
+    status === 400 || status === 403 ? 'upload_refused' : 'unexpected',
+  );
 }
 
 /** POST /api/users/{id}/images { kind, key } → { data: PublicProfile }. */

@@ -1,0 +1,34 @@
+import { dynamoDocumentClient } from '../../core/clients';
+import { readEnv } from '../../core/env';
+import { newId } from '../../core/ids';
+import { createProfilesRepo, type ProfileRecord } from '../profiles.repo';
+
+/**
+ * For integration tests: seller profiles written straight to the twin's table (sellers come from
+ * listings, which do not exist yet). Only the profile: no account, so no nick guard.
+ */
+export function sellerProfile(nick: string, followers: number, name = nick): ProfileRecord {
+  return {
+    id: newId(),
+    nick,
+    name,
+    surname: 'Seller',
+    entity_name: null,
+    user_option: 'individual',
+    title: null,
+    slogan: null,
+    summary: null,
+    profile_image: null,
+    header_image: null,
+    followers_counter: followers,
+    is_verified: false,
+    is_seller: true,
+    created_at: new Date().toISOString(),
+  };
+}
+
+export async function putSellers(...sellers: ProfileRecord[]): Promise<void> {
+  const env = readEnv();
+  const repo = createProfilesRepo({ doc: dynamoDocumentClient(env), tableName: env.tableName });
+  await Promise.all(sellers.map((profile) => repo.putProfile(profile)));
+}
