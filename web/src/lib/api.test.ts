@@ -1,7 +1,16 @@
 import * as z from 'zod';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../test/utils';
-import { ApiError, apiGet, apiRequest, apiUrl, errorCodeOf, setApiSession } from './api';
+import {
+  ApiError,
+  apiGet,
+  apiRequest,
+  apiUrl,
+  errorCodeOf,
+  holdApiCalls,
+  setApiSession,
+  type ApiSession,
+} from './api';
 
 function stubFetch(impl: () => Promise<Response>) {
   const fetchMock = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) => impl());
@@ -106,29 +115,139 @@ describe('apiRequest', () => {
   });
 });
 
+function bearerOf(fetchMock: ReturnType<typeof vi.fn>, call: number): string | null {
+  const init = (fetchMock.mock.calls[call] as unknown as [string, RequestInit])[1];
+  return new Headers(init.headers).get('Authorization');
+}
+
+const refused = () =>
+  jsonResponse({ error: { code: 'unauthenticated', message: 'x', requestId: 'r' } }, 401);
+
+function sessionWith(overrides: Partial<ApiSession> = {}) {
+  const session = {
+    accessToken: vi.fn(async () => 'token-1' as string | undefined),
+    refreshAccessToken: vi.fn(async () => 'token-2' as string | undefined),
+    onUnauthorized: vi.fn(),
+    ...overrides,
+  };
+  return session;
+}
+
 describe('apiRequest with a session', () => {
   afterEach(() => setApiSession(null));
 
-  it('sends the access token and reports a refused one', async () => {
-    const fetchMock = vi.fn(async () =>
-      jsonResponse({ error: { code: 'unauthenticated', message: 'x', requestId: 'r' } }, 401),
+  it('sends the access token', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse({ data: 1 }));
+    setApiSession(sessionWith());
+    await expect(apiGet('/users/me')).resolves.toBe(1);
+    expect(bearerOf(fetchMock, 0)).toBe('Bearer token-1');
+  });
+
+  it('refreshes a refused token once and retries the call before anyone sees an error', async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(refused())
+      .mockResolvedValueOnce(jsonResponse({ data: 'mine' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const session = sessionWith();
+    setApiSession(session);
+    await expect(apiGet('/users/me')).resolves.toBe('mine');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(bearerOf(fetchMock, 0)).toBe('Bearer token-1');
+    expect(bearerOf(fetchMock, 1)).toBe('Bearer token-2');
+    expect(session.refreshAccessToken).toHaveBeenCalledTimes(1);
+    expect(session.onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('ends the session when the refreshed token is refused too', async () => {
+    const fetchMock = stubFetch(async () => refused());
+    const session = sessionWith();
+    setApiSession(session);
+    await expect(apiGet('/users/me')).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(session.onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends the session without a retry when the refresh fails', async () => {
+    const fetchMock = stubFetch(async () => refused());
+    const session = sessionWith({ refreshAccessToken: vi.fn(async () => undefined) });
+    setApiSession(session);
+    await expect(apiGet('/users/me')).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(session.onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('shares one refresh among calls refused at the same time', async () => {
+    const fetchMock = vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) =>
+      new Headers(init?.headers).get('Authorization') === 'Bearer token-2'
+        ? jsonResponse({ data: 'ok' })
+        : refused(),
     );
     vi.stubGlobal('fetch', fetchMock);
-    const onUnauthorized = vi.fn();
-    setApiSession({ accessToken: async () => 'token-1', onUnauthorized });
-    await expect(apiGet('/users/me')).rejects.toMatchObject({ code: 'unauthenticated' });
-    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
-    expect(new Headers(init.headers).get('Authorization')).toBe('Bearer token-1');
-    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    let release: (token: string) => void = () => undefined;
+    const session = sessionWith({
+      refreshAccessToken: vi.fn(
+        () =>
+          new Promise<string | undefined>((resolve) => {
+            release = resolve;
+          }),
+      ),
+    });
+    setApiSession(session);
+    const calls = Promise.all([apiGet('/a'), apiGet('/b'), apiGet('/c')]);
+    await vi.waitFor(() => expect(session.refreshAccessToken).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+    release('token-2');
+    await expect(calls).resolves.toEqual(['ok', 'ok', 'ok']);
+    expect(session.refreshAccessToken).toHaveBeenCalledTimes(1);
+    expect(session.onUnauthorized).not.toHaveBeenCalled();
   });
 
   it('sends no Authorization header without a token', async () => {
-    const fetchMock = vi.fn(async () => jsonResponse({ data: 1 }));
-    vi.stubGlobal('fetch', fetchMock);
-    const onUnauthorized = vi.fn();
-    setApiSession({ accessToken: async () => undefined, onUnauthorized });
+    const fetchMock = stubFetch(async () => jsonResponse({ data: 1 }));
+    setApiSession(sessionWith({ accessToken: async () => undefined }));
     await apiGet('/config');
-    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
-    expect(new Headers(init.headers).has('Authorization')).toBe(false);
+    expect(bearerOf(fetchMock, 0)).toBeNull();
+  });
+});
+
+describe('apiRequest while the session is being restored', () => {
+  afterEach(() => setApiSession(null));
+
+  it('holds calls until the session is known, then sends them with its token', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse({ data: 1 }));
+    holdApiCalls();
+    const call = apiGet('/users/u1/addresses');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchMock).not.toHaveBeenCalled();
+    setApiSession(sessionWith());
+    await expect(call).resolves.toBe(1);
+    expect(bearerOf(fetchMock, 0)).toBe('Bearer token-1');
+  });
+
+  it('lets held calls go without a token once the visitor is known to be a guest', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse({ data: 1 }));
+    holdApiCalls();
+    const call = apiGet('/users/sellers');
+    setApiSession(null);
+    await expect(call).resolves.toBe(1);
+    expect(bearerOf(fetchMock, 0)).toBeNull();
+  });
+
+  it('does not hold anonymous calls (the restore itself needs /config)', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse({ data: 'cfg' }));
+    holdApiCalls();
+    await expect(apiGet('/config', { anonymous: true })).resolves.toBe('cfg');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up a held call whose signal aborts', async () => {
+    stubFetch(async () => jsonResponse({ data: 1 }));
+    holdApiCalls();
+    const controller = new AbortController();
+    const call = apiGet('/users/u1/addresses', { signal: controller.signal });
+    controller.abort();
+    setApiSession(null);
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

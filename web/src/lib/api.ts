@@ -43,6 +43,11 @@ export interface RequestOptions<T> {
   schema?: ZodType<T>;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /**
+   * Sent without the session and without waiting for it (only calls the session restore itself
+   * needs, such as /config).
+   */
+  anonymous?: boolean;
 }
 
 export const API_BASE = '/api';
@@ -51,15 +56,61 @@ export const API_BASE = '/api';
 export interface ApiSession {
   /** The current access token (refreshed if needed), or undefined when there is no session. */
   accessToken: () => Promise<string | undefined>;
-  /** Called when the API answers 401 to a call that carried a token: the session is gone. */
+  /**
+   * A new access token, refreshed with the refresh token even if the current one has not expired
+   * (the API refused it), or undefined when the session cannot be refreshed.
+   */
+  refreshAccessToken: () => Promise<string | undefined>;
+  /** Called when the API refuses the session even after a refresh: the session is gone. */
   onUnauthorized: () => void;
 }
 
 let session: ApiSession | null = null;
 
-/** Installs (or, with null, removes) the session the calls authenticate with. */
+/**
+ * While the session is being restored (a reload of a logged-in page: Amplify reads the stored
+ * tokens), calls wait here, so none goes out without the token it should carry. Null once known.
+ */
+let restoring: { promise: Promise<void>; settle: () => void } | null = null;
+
+/**
+ * The session is not known yet: calls (other than `anonymous` ones, such as /config, which the
+ * restore itself needs) wait until {@link setApiSession} says what it is. Idempotent.
+ */
+export function holdApiCalls(): void {
+  if (restoring !== null) return;
+  let settle: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  restoring = { promise, settle };
+}
+
+/**
+ * Installs the session the calls authenticate with, or with null says there is none (a guest).
+ * Either way the session is then known and held calls go out.
+ */
 export function setApiSession(next: ApiSession | null): void {
   session = next;
+  refreshing = null;
+  const held = restoring;
+  restoring = null;
+  held?.settle();
+}
+
+/** One refresh at a time: concurrent calls refused with 401 share it. */
+let refreshing: Promise<string | undefined> | null = null;
+
+function refreshOnce(current: ApiSession): Promise<string | undefined> {
+  if (refreshing === null) {
+    const attempt = current.refreshAccessToken().catch(() => undefined);
+    refreshing = attempt;
+    // Later 401s (after this refresh settled) may refresh again.
+    void attempt.finally(() => {
+      if (refreshing === attempt) refreshing = null;
+    });
+  }
+  return refreshing;
 }
 
 /** `/api` + path + the defined query parameters. */
@@ -110,30 +161,40 @@ function readErrorBody(payload: unknown, status: number): ApiError | undefined {
  * Aborts (`signal`) are rethrown as they are.
  */
 export async function apiRequest<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const { method = 'GET', query, body, schema, signal, headers } = options;
-  const current = session;
+  const { method = 'GET', query, body, schema, signal, headers, anonymous = false } = options;
+  if (restoring !== null && !anonymous) await restoring.promise;
+  signal?.throwIfAborted();
+  const current = anonymous ? null : session;
   const token = current ? await current.accessToken() : undefined;
-  const init: RequestInit = {
-    method,
-    signal,
-    credentials: 'same-origin',
-    headers: {
-      Accept: 'application/json',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const send = async (bearer: string | undefined): Promise<[Response, string]> => {
+    const init: RequestInit = {
+      method,
+      signal,
+      credentials: 'same-origin',
+      headers: {
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    };
+    try {
+      const answer = await fetch(apiUrl(path, query), init);
+      return [answer, await answer.text()];
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw new ApiError({ code: NETWORK_ERROR, status: 0, cause: error });
+    }
   };
 
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(apiUrl(path, query), init);
-    text = await response.text();
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    throw new ApiError({ code: NETWORK_ERROR, status: 0, cause: error });
+  let [response, text] = await send(token);
+  // A refused session is refreshed once and the call retried before anything is shown; only a
+  // second refusal (or a refresh that fails) ends the session.
+  if (response.status === 401 && current !== null && current === session) {
+    const fresh = await refreshOnce(current);
+    if (fresh) [response, text] = await send(fresh);
+    if (response.status === 401 && current === session) current.onUnauthorized();
   }
 
   let payload: unknown;
@@ -143,7 +204,6 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
     payload = undefined;
   }
 
-  if (response.status === 401 && token && current) current.onUnauthorized();
   const apiError = readErrorBody(payload, response.status);
   if (apiError) throw apiError;
   if (!response.ok) {

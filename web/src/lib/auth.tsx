@@ -10,12 +10,13 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { apiPost, setApiSession } from './api';
+import { apiPost, holdApiCalls, setApiSession, type ApiSession } from './api';
 import {
   configureAuth,
   currentAccessToken,
   endSession,
   readSession,
+  refreshAccessToken,
   watchTokenRefresh,
   type SessionClaims,
 } from './authClient';
@@ -102,9 +103,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const settings = config.data?.auth ?? null;
   const configLoading = config.isPending;
 
-  const [session, setSession] = useState<{ status: AuthStatus; user: SessionUser | null }>({
-    status: 'loading',
-    user: null,
+  const [session, setSession] = useState<{ status: AuthStatus; user: SessionUser | null }>(() => {
+    // Until the stored session is read, calls wait for it rather than go out without a token
+    // (a reload of a logged-in page would otherwise answer 401 and show an error).
+    holdApiCalls();
+    return { status: 'loading', user: null };
   });
   // Without a user pool (or without /api/config) everyone is a guest.
   const status: AuthStatus = configLoading ? 'loading' : settings ? session.status : 'guest';
@@ -135,41 +138,60 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     toasts.show({ severity: 'warning', message: t('session.expired') });
     void endSession(false);
   }, [t]);
+  const expireRef = useRef(expire);
+  useEffect(() => {
+    expireRef.current = expire;
+  }, [expire]);
+
+  /**
+   * What the API client authenticates with while logged in. It is installed before the status
+   * becomes 'user', so no page's first call can go out without the token.
+   */
+  const apiSession = useMemo<ApiSession>(
+    () => ({
+      accessToken: async () => {
+        try {
+          const token = await currentAccessToken();
+          if (!token) expireRef.current();
+          return token;
+        } catch {
+          expireRef.current();
+          return undefined;
+        }
+      },
+      refreshAccessToken: () => refreshAccessToken().catch(() => undefined),
+      onUnauthorized: () => expireRef.current(),
+    }),
+    [],
+  );
+
+  // Without a user pool, or when /api/config failed, there is no session to wait for.
+  useEffect(() => {
+    if (!configLoading && !settings) setApiSession(null);
+  }, [configLoading, settings]);
 
   // Configure Amplify once /api/config answers, then restore a stored session.
   useEffect(() => {
     if (configLoading || !settings) return;
     let active = true;
+    const become = (claims: SessionClaims | null) => {
+      if (!active) return;
+      setApiSession(claims ? apiSession : null);
+      setSession(claims ? { status: 'user', user: userFrom(claims) } : guest());
+    };
     configureAuth(settings)
       .then(() => readSession())
-      .then((claims) => {
-        if (active) setSession(claims ? { status: 'user', user: userFrom(claims) } : guest());
-      })
-      .catch(() => {
-        if (active) setSession(guest());
-      });
+      .then(become)
+      .catch(() => become(null));
     return () => {
       active = false;
     };
-  }, [configLoading, settings]);
+  }, [configLoading, settings, apiSession]);
 
-  // While logged in, every call carries the access token; a refused token ends the session.
+  // While logged in, a refresh token Amplify can no longer use ends the session.
   const loggedIn = status === 'user';
   useEffect(() => {
     if (!loggedIn) return;
-    setApiSession({
-      accessToken: async () => {
-        try {
-          const token = await currentAccessToken();
-          if (!token) expire();
-          return token;
-        } catch {
-          expire();
-          return undefined;
-        }
-      },
-      onUnauthorized: expire,
-    });
     let stop: (() => void) | undefined;
     let active = true;
     void watchTokenRefresh(expire).then((unsubscribe) => {
@@ -179,7 +201,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       active = false;
       stop?.();
-      setApiSession(null);
     };
   }, [loggedIn, expire]);
 
@@ -196,11 +217,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       statusRef.current = 'user';
       // The guest-only pages redirect a user; `landing` sends the new one to the same target.
       if (here.current.includes('session')) setLanding(target);
+      setApiSession(apiSession);
       setSession({ status: 'user', user: userFrom(claims, hint?.nick) });
       setLoginModal(null);
       await navigate(target, { replace: returnTo.includes('session') });
     },
-    [navigate],
+    [navigate, apiSession],
   );
 
   const logout = useCallback(async () => {

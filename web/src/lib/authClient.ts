@@ -78,6 +78,16 @@ export async function currentAccessToken(): Promise<string | undefined> {
   return tokens?.accessToken.toString();
 }
 
+/**
+ * A new access token from the refresh token, even if the current one has not expired (the API
+ * refused it); undefined when there is no session or the refresh token is no longer valid.
+ */
+export async function refreshAccessToken(): Promise<string | undefined> {
+  const { fetchAuthSession } = await auth();
+  const { tokens } = await fetchAuthSession({ forceRefresh: true });
+  return tokens?.accessToken.toString();
+}
+
 /** Step 0: starts the custom (pin) flow for an e-mail. */
 export async function startPinSignIn(email: string): Promise<SignInOutput> {
   const { signIn } = await auth();

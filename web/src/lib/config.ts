@@ -6,7 +6,8 @@ import { apiGet } from './api';
 export const configQueryKey = ['config'] as const;
 
 export function fetchConfig(signal?: AbortSignal): Promise<PublicConfig> {
-  return apiGet('/config', { schema: publicConfigSchema, signal });
+  // Anonymous: the session restore waits for it, so it must not wait for the session.
+  return apiGet('/config', { schema: publicConfigSchema, signal, anonymous: true });
 }
 
 /** GET /api/config: the deployment's public switches and constants (cached for the session). */

@@ -1,9 +1,14 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { setApiSession } from '../lib/api';
 import { editProfileModal } from '../lib/editProfileStore';
 import { permissionPrompt } from '../lib/permission';
 import { toasts } from '../lib/toast';
 import { userCard } from '../lib/userCardStore';
+
+// findBy*/waitFor poll for up to 5 s (the default 1 s is too short on a loaded 2-core CI machine,
+// where a page's first render alone can take longer; what they wait for is unchanged).
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom does not implement scrolling; ScrollRestoration calls it on every navigation.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
@@ -16,6 +21,8 @@ afterEach(() => {
   userCard.close();
   permissionPrompt.close();
   editProfileModal.close();
+  // The API client's session (and a hold left by an AuthProvider that never settled).
+  setApiSession(null);
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
