@@ -1,4 +1,4 @@
-import { itemsCountUpdate } from './collection-items';
+import { itemsCountUpdate } from './collections.tx';
 import {
   GetCommand,
   QueryCommand,

@@ -20,7 +20,7 @@ import type { CollectionsRepo } from './collections.repo';
  *   UpdateItem, conditioned on the collection existing; false when it does not). An item that
  *   joins or leaves a collection calls it; a caller that would rather put the change in its own
  *   TransactWriteItems takes `itemsCountUpdate(tableName, collectionId, delta)` from
- *   collection-items.ts (the same update as a transaction entry; items' finalising transaction).
+ *   collections.tx.ts (the same update as a transaction entry; items' finalising transaction).
  *
  * The name is the title trimmed and lower-cased: unique per owner through a guard item written in
  * the collection's transaction, so "Summer" and " summer " are the same collection (409

@@ -5,7 +5,7 @@ import { fieldErrors, httpHandler, Reply } from './http';
 import { fixedClock } from './clock';
 import { httpEvent, lambdaContext } from './testing/events';
 import { logger } from './logger';
-import { createSessionCheck } from '../sessions/sessions';
+import { createSessionCheck } from '../accounts/sessions';
 import type { AccountStatus } from '../accounts/accounts.repo';
 
 const bodySchema = z.object({

@@ -14,8 +14,8 @@ import { logger } from './logger';
 import { systemClock, type Clock } from './clock';
 import { authFromEvent, requireAuth, type AuthContext } from './auth';
 import type { AuthLevel } from '../routes';
-import type { SessionCheck } from '../sessions/sessions';
-import { sessionCheck } from '../sessions/sessions.deps';
+import type { SessionCheck } from '../accounts/sessions';
+import { sessionCheck } from '../accounts/sessions.deps';
 
 /**
  * The HTTP middleware stack every call goes through, in order:

@@ -3,7 +3,8 @@ import { readEnv } from '../core/env';
 import { newId } from '../core/ids';
 import { readSwitches } from '../../shared/switches';
 import { accountsDirectory } from '../accounts/directory';
-import { createProfileImagesStore, createProfileStore } from '../profiles/profiles.repo';
+import { createImagesStore } from '../images/images.store';
+import { createProfileStore } from '../profiles/profiles.repo';
 import { publishToUser } from '../realtime/publish';
 import { getOwnedCollection } from '../collections/collections';
 import { collectionsDeps } from '../collections/collections.deps';
@@ -50,11 +51,11 @@ export function createItemDeps(repo: ItemsRepo = itemsRepo()): CreateItemDeps {
 export function uploadsDeps(): UploadsDeps {
   const env = readEnv();
   const s3 = s3Client(env);
-  const files = createProfileImagesStore({ s3, bucket: env.filesBucket });
+  const files = createImagesStore({ s3, bucket: env.filesBucket });
   const fileReads = createItemFilesStore({ s3, bucket: env.filesBucket });
   return {
     repo: itemsRepo(),
-    images: createProfileImagesStore({ s3, bucket: env.imagesBucket }),
+    images: createImagesStore({ s3, bucket: env.imagesBucket }),
     files: { presignUpload: files.presignUpload, delete: files.delete, head: fileReads.head },
     imagesBaseUrl: env.imagesBaseUrl,
     newId,

@@ -4,8 +4,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import { DomainError } from '../core/errors';
 import { ITEM_LIMITS } from '../../shared/constants/limits';
 import type { UploadRequest, UploadTicket, Uploaded } from '../../shared/schemas/items';
-import { encodeWebp, InvalidImage } from '../profiles/image-processing';
-import type { ProfileImagesStore } from '../profiles/profiles.repo';
+import { encodeWebp, InvalidImage } from '../images/images.pipeline';
+import type { ImagesStore } from '../images/images.store';
 import { UPLOAD_EXPIRES_SECONDS, imageUrls, type UploadRecord } from './items';
 import type { ItemFilesStore, ItemsRepo } from './items.repo';
 
@@ -24,9 +24,9 @@ export const ITEM_IMAGE_OUTPUTS = [
 export interface UploadsDeps {
   repo: Pick<ItemsRepo, 'getUpload' | 'putUpload'>;
   /** The images bucket (public via /media): uploads/ prefix and the re-encoded items/ images. */
-  images: ProfileImagesStore;
+  images: ImagesStore;
   /** The private files bucket: presigned POST (same store shape) and size/type reads. */
-  files: Pick<ProfileImagesStore, 'presignUpload' | 'delete'> & Pick<ItemFilesStore, 'head'>;
+  files: Pick<ImagesStore, 'presignUpload' | 'delete'> & Pick<ItemFilesStore, 'head'>;
   imagesBaseUrl: string;
   newId(now: Date): string;
 }

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { AuthContext } from '../core/auth';
 import type { DomainError } from '../core/errors';
-import { decodeBmp, detectImageType, processImage } from './image-processing';
+import { decodeBmp, detectImageType, processImage } from '../images/images.pipeline';
 import { confirmImage, createImageUpload } from './profile-images';
 import {
   getOwnProfile,
@@ -11,12 +11,8 @@ import {
   updateProfile,
   type ProfilesDeps,
 } from './profiles';
-import type {
-  ProfileChanges,
-  ProfileImagesStore,
-  ProfileRecord,
-  ProfileStore,
-} from './profiles.repo';
+import type { ImagesStore } from '../images/images.store';
+import type { ProfileChanges, ProfileRecord, ProfileStore } from './profiles.repo';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const USER = '01JAAAAAAAAAAAAAAAAAAAAAAA';
@@ -73,7 +69,7 @@ function fakes() {
       return { before, after };
     },
   };
-  const images: ProfileImagesStore = {
+  const images: ImagesStore = {
     async presignUpload({ key, contentType, maxBytes }) {
       return {
         url: 'http://s3.local/market-images',

@@ -8,7 +8,8 @@ import type {
 } from '../../shared/schemas/profiles';
 import { imageUrl } from './list-sellers';
 import { fieldsNotForType, profileChanges } from './profile-rules';
-import type { ProfileImagesStore, ProfileRecord, ProfileStore } from './profiles.repo';
+import type { ImagesStore } from '../images/images.store';
+import type { ProfileRecord, ProfileStore } from './profiles.repo';
 
 /**
  * Profiles (issue 3 item 6; spec 001 §2 edit-profile modal, §7 users/get-by-nickname, PUT
@@ -17,7 +18,7 @@ import type { ProfileImagesStore, ProfileRecord, ProfileStore } from './profiles
 export interface ProfilesDeps {
   store: ProfileStore;
   directory: AccountsDirectory;
-  images: ProfileImagesStore;
+  images: ImagesStore;
   imagesBaseUrl: string;
   newId: (now: Date) => string;
 }

@@ -1,6 +1,6 @@
 import { cognitoClient, dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
-import { readAccountStatus } from '../accounts/accounts.repo';
+import { readAccountStatus } from './accounts.repo';
 import { createSessionCheck, type SessionCheck, type SessionsDeps } from './sessions';
 import { createSessionsStore } from './sessions.repo';
 import { createCognitoSessions } from './sessions.identity';

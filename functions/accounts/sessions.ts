@@ -1,7 +1,7 @@
 import { DomainError } from '../core/errors';
 import { logger } from '../core/logger';
 import type { AuthContext } from '../core/auth';
-import type { AccountStatus } from '../accounts/accounts.repo';
+import type { AccountStatus } from './accounts.repo';
 import { sessionVerdict } from './sessions.rules';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountStatus } from '../accounts/accounts.repo';
+import type { AccountStatus } from './accounts.repo';
 import { DomainError } from '../core/errors';
 import {
   blockUser,
