@@ -15,7 +15,7 @@ import {
   type UniqueField,
 } from '../../shared/schemas/accounts';
 import type { UserOption } from '../../shared/schemas/profiles';
-import { profileItemKey, type UpdateIntent } from '../profiles/profiles.tx';
+import { profileItemKey, type UpdateIntent } from '../profiles/index';
 import {
   ACCOUNT_TYPE,
   accountKey,

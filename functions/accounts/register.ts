@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../core/errors';
 import { logger } from '../core/logger';
 import type { Registered, RegisterUser, UniqueField } from '../../shared/schemas/accounts';
-import { newProfileItem } from '../profiles/profiles.tx';
+import { newProfileItem } from '../profiles/index';
 import type { AccountRecord, AccountsRepo } from './accounts.repo';
 import { ADMIN_GROUP, type IdentityDirectory } from './identity';
 

@@ -1,4 +1,4 @@
-import { nextCounter, type CounterState } from '../profiles/profiles.tx';
+import { nextCounter, type CounterState } from '../profiles/index';
 import type { FollowsRepo, WriteOutcome } from './follows.repo';
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { itemsCountUpdate } from '../collections/collections.tx';
+import { itemsCountUpdate } from '../collections/index';
 import { decodeCursor, encodeCursor } from '../core/cursor';
 import { cancellationReasons } from '../core/dynamo';
 import { DomainError } from '../core/errors';

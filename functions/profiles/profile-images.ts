@@ -9,7 +9,7 @@ import {
   type PresignedUpload,
   type PublicProfile,
 } from '../../shared/schemas/profiles';
-import { detectImageType, InvalidImage, processImage } from '../images/images.pipeline';
+import { detectImageType, InvalidImage, processImage } from '../images/index';
 import { profileOf, toPublicProfile, UPLOAD_EXPIRES_SECONDS, type ProfilesDeps } from './profiles';
 import type { ProfileChanges, ProfileRecord } from './profiles.repo';
 

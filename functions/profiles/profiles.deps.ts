@@ -1,9 +1,9 @@
 import { dynamoDocumentClient, s3Client } from '../core/clients';
 import { readEnv } from '../core/env';
 import { newId } from '../core/ids';
-import { accountsDirectory } from '../accounts/directory';
+import { accountsDirectory } from '../accounts/index';
 import type { ProfilesDeps } from './profiles';
-import { createImagesStore } from '../images/images.store';
+import { createImagesStore } from '../images/index';
 import { createProfileStore } from './profiles.repo';
 
 /** The profile calls' real dependencies, from the environment. */

@@ -1,17 +1,12 @@
 import sharp from 'sharp';
+import { requirePathOwner } from '../core/http';
 import { describe, expect, it } from 'vitest';
 import type { AuthContext } from '../core/auth';
 import type { DomainError } from '../core/errors';
-import { decodeBmp, detectImageType, processImage } from '../images/images.pipeline';
+import { decodeBmp, detectImageType, processImage } from '../images/index';
 import { confirmImage, createImageUpload } from './profile-images';
-import {
-  getOwnProfile,
-  getProfileByNick,
-  requireOwner,
-  updateProfile,
-  type ProfilesDeps,
-} from './profiles';
-import type { ImagesStore } from '../images/images.store';
+import { getOwnProfile, getProfileByNick, updateProfile, type ProfilesDeps } from './profiles';
+import type { ImagesStore } from '../images/index';
 import type { ProfileChanges, ProfileRecord, ProfileStore } from './profiles.repo';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -186,11 +181,11 @@ describe('profile reads', () => {
   });
 
   it('refuses another user id with 403 and a guest with 401', () => {
-    expect(requireOwner(auth(USER), USER)).toBe(USER);
-    expect(() => requireOwner(auth(USER), COMPANY)).toThrowError(
+    expect(requirePathOwner(auth(USER), USER)).toBe(USER);
+    expect(() => requirePathOwner(auth(USER), COMPANY)).toThrowError(
       expect.objectContaining({ code: 'forbidden', status: 403 }),
     );
-    expect(() => requireOwner(null, USER)).toThrowError(
+    expect(() => requirePathOwner(null, USER)).toThrowError(
       expect.objectContaining({ code: 'unauthenticated', status: 401 }),
     );
   });

@@ -1,6 +1,5 @@
-import type { AuthContext } from '../core/auth';
 import { DomainError } from '../core/errors';
-import type { AccountsDirectory } from '../accounts/directory';
+import type { AccountsDirectory } from '../accounts/index';
 import type {
   PrivateProfile,
   PublicProfile,
@@ -8,7 +7,7 @@ import type {
 } from '../../shared/schemas/profiles';
 import { imageUrl } from './list-sellers';
 import { fieldsNotForType, profileChanges } from './profile-rules';
-import type { ImagesStore } from '../images/images.store';
+import type { ImagesStore } from '../images/index';
 import type { ProfileRecord, ProfileStore } from './profiles.repo';
 
 /**
@@ -28,17 +27,6 @@ export const UPLOAD_EXPIRES_SECONDS = 300;
 
 export const notFound = () =>
   new DomainError('users.errors.not_found', { message: 'This user could not be found.' });
-
-/** {id} in the path must be the caller (docs/api.md: deviation), else 403 `forbidden`. */
-export function requireOwner(auth: AuthContext | null, id: string): string {
-  if (auth === null) {
-    throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
-  }
-  if (auth.userId !== id) {
-    throw new DomainError('forbidden', { message: "You cannot access another user's profile." });
-  }
-  return auth.userId;
-}
 
 export function toPublicProfile(profile: ProfileRecord, imagesBaseUrl: string): PublicProfile {
   return {

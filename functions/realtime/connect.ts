@@ -1,6 +1,6 @@
 import type { AccessTokenVerifier } from '../core/access-token';
 import { DomainError } from '../core/errors';
-import type { SessionCheck } from '../accounts/sessions';
+import type { SessionCheck } from '../accounts/index';
 import { GUEST_USER_ID } from '../../shared/realtime/messages';
 import { connectionTtl } from './realtime.rules';
 import type { RealtimeRepo } from './realtime.repo';

@@ -1,10 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { adminUserPathSchema } from '../../../shared/schemas/sessions';
+import { httpHandler } from '../../http';
+import { accountsRoutes } from '../accounts.routes';
 import { unblockUser } from '../sessions';
 import { sessionsDeps } from '../sessions.deps';
 
 /** POST /api/admin/users/{userId}/unblock */
-export const handler = httpHandler(
-  { auth: 'admin', path: adminUserPathSchema },
-  async ({ path, now }) => unblockUser(sessionsDeps(), { userId: path.userId }, now),
+export const handler = httpHandler(accountsRoutes.unblockUser, async ({ path, now }) =>
+  unblockUser(sessionsDeps(), { userId: path.userId }, now),
 );
