@@ -91,6 +91,8 @@ export const accountsRoutes = {
     handler: 'accounts/handlers/reset-password',
     auth: 'public',
     group: 'accounts',
+    // Ends sessions: closes the user's live-channel connections (functions/realtime).
+    live: true,
     summary:
       'Password reset (spec 001 §7 password/reset): consumes the token once, sets the password, ends every session; 400 password.errors.token_invalid; 404 while passwordLogin is off',
     tags: ['accounts'],
@@ -115,6 +117,8 @@ export const accountsRoutes = {
     handler: 'accounts/handlers/logout',
     auth: 'user',
     group: 'accounts',
+    // Ends sessions: closes the user's live-channel connections (functions/realtime).
+    live: true,
     summary:
       'Logout: every session of the caller ends (sessions_revoked_at = now; Cognito AdminUserGlobalSignOut revokes the refresh tokens); the same access token then answers 401. Idempotent',
     tags: ['sessions'],
@@ -126,6 +130,8 @@ export const accountsRoutes = {
     handler: 'accounts/handlers/block-user',
     auth: 'admin',
     group: 'accounts',
+    // Ends sessions: closes the user's live-channel connections (functions/realtime).
+    live: true,
     summary:
       'Admins: block a user (403 on login and on every call; AdminDisableUser + AdminUserGlobalSignOut); 409 admin.errors.self_block, 404 users.errors.not_found',
     tags: ['admin'],
