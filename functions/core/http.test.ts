@@ -214,3 +214,44 @@ describe('auth levels', () => {
     }
   });
 });
+
+describe('route options', () => {
+  const active: SessionCheck = async () => {};
+  const ownCall = httpHandler(
+    {
+      auth: 'user',
+      session: active,
+      path: z.object({ id: z.string() }),
+      owner: 'id',
+      idempotency: 'required',
+    },
+    async ({ path, idempotencyKey }) => ({ id: path.id, idempotencyKey }),
+  );
+  const event = (id: string, username: string | undefined, key?: string) =>
+    httpEvent('POST', `/api/users/${id}/x`, {
+      pathParameters: { id },
+      ...(username === undefined ? {} : { claims: { username } }),
+      ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
+    });
+
+  it('owner: the path id must be the caller (403 for another id, 401 for a guest)', async () => {
+    const own = parse(await ownCall(event('u1', 'u1', 'key-12345678'), lambdaContext()));
+    expect(own.status).toBe(200);
+    expect(own.json.data).toEqual({ id: 'u1', idempotencyKey: 'key-12345678' });
+    const other = parse(await ownCall(event('u2', 'u1', 'key-12345678'), lambdaContext()));
+    expect(other.status).toBe(403);
+    expect(other.json.error.code).toBe('forbidden');
+    const guest = parse(await ownCall(event('u1', undefined, 'key-12345678'), lambdaContext()));
+    expect(guest.status).toBe(401);
+  });
+
+  it('idempotency: a required key that is missing is 400 before the use case runs', async () => {
+    const result = parse(await ownCall(event('u1', 'u1'), lambdaContext()));
+    expect(result.status).toBe(400);
+    expect(result.json.error.fields).toEqual({ 'Idempotency-Key': 'forms.validation.required' });
+  });
+
+  it("refuses to build a 'user' call without the session check", () => {
+    expect(() => httpHandler({ auth: 'user' }, async () => ({}))).toThrow(/session check/);
+  });
+});

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { IdempotencyOption } from './route';
 import { DomainError } from './errors';
 
@@ -8,7 +7,8 @@ import { DomainError } from './errors';
  * the "same key, other body" rule. A use case writes its record INSIDE its own first transaction
  * (`idempotencyRecordPut`), so the record exists exactly when the work it stands for does, and a
  * retry finds it and resumes or answers the first result; the same key with another request
- * fingerprint is 409 `idempotency.key_reused`.
+ * fingerprint (each use case defines its own: sign-up hashes the password first) is 409
+ * `idempotency.key_reused`.
  *
  * | pattern                    | key                                        |
  * |----------------------------|--------------------------------------------|
@@ -46,24 +46,6 @@ export function idempotencyKeyOf(
 
 export function idempotencyRecordKey(scope: string, key: string): { pk: string; sk: string } {
   return { pk: `IDEMPOTENCY#${scope}#${key}`, sk: 'RESULT' };
-}
-
-/** SHA-256 of a JSON value with object keys sorted at every level: the request's fingerprint. */
-export function requestFingerprint(value: unknown): string {
-  const canonical = (input: unknown): unknown =>
-    Array.isArray(input)
-      ? input.map(canonical)
-      : input !== null && typeof input === 'object'
-        ? Object.fromEntries(
-            Object.entries(input as Record<string, unknown>)
-              .filter(([, field]) => field !== undefined)
-              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-              .map(([name, field]) => [name, canonical(field)]),
-          )
-        : input;
-  return createHash('sha256')
-    .update(JSON.stringify(canonical(value)))
-    .digest('hex');
 }
 
 /**

@@ -11,12 +11,12 @@ import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/cli
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { itemsCountUpdate } from '../collections/index';
 import { decodeCursor, encodeCursor } from '../core/cursor';
+import { idempotencyRecordPut } from '../core/idempotency';
 import { cancellationReasons } from '../core/dynamo';
 import { DomainError } from '../core/errors';
 import {
   COPY_PREFIX,
   COPY_TYPE,
-  CREATE_IDEMPOTENCY_TYPE,
   HISTORY_TYPE,
   HOLDING_PREFIX,
   HOLDING_TYPE,
@@ -27,6 +27,7 @@ import {
   collectionItemsPartition,
   copyKey,
   createIdempotencyKey,
+  createIdempotencyScope,
   historyKey,
   historyPartition,
   holdingKey,
@@ -294,18 +295,12 @@ export function createItemsRepo(deps: {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        {
-          Put: {
-            TableName,
-            Item: {
-              ...createIdempotencyKey(item.creator_id, item.idempotency_key),
-              type: CREATE_IDEMPOTENCY_TYPE,
-              item_id: item.id,
-              fingerprint: item.fingerprint,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
+        idempotencyRecordPut(TableName, {
+          scope: createIdempotencyScope(item.creator_id),
+          key: item.idempotency_key,
+          fingerprint: item.fingerprint,
+          fields: { item_id: item.id },
+        }),
         { Update: limitsUpdate },
         ...item.upload_ids.map((uploadId) => ({
           Update: {
