@@ -4,6 +4,6 @@
  */
 export { listCollectionItems } from './queries';
 export { toSummary, type StoredSummary } from './items';
-export { createItemsRepo, type ItemsRepo } from './items.repo';
-export { claimImageUploadUpdate, readClaimableImageUpload } from './items.tx';
+export { createItemsRepo, readClaimableImageUpload, type ItemsRepo } from './items.repo';
+export { claimImageUploadUpdate } from './items.tx';
 export { uploadKey } from './items.keys';

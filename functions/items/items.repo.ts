@@ -46,6 +46,7 @@ import {
   type HoldingRecord,
   type ItemRecord,
   type LimitsRecord,
+  type StoredImage,
   type UploadRecord,
 } from './items';
 import type { CreationState } from './creation.machine';
@@ -654,4 +655,36 @@ export function createItemFilesStore(deps: { s3: S3Client; bucket: string }): It
       );
     },
   };
+}
+
+/** A confirmed image upload of the owner, claimable by a collection (items.tx.ts claims it). */
+function isStoredImage(value: unknown): value is StoredImage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as StoredImage).full === 'string' &&
+    typeof (value as StoredImage).thumb === 'string'
+  );
+}
+
+export async function readClaimableImageUpload(
+  doc: DynamoDBDocumentClient,
+  TableName: string,
+  ownerId: string,
+  uploadId: string,
+): Promise<StoredImage | undefined> {
+  const result = await doc.send(
+    new GetCommand({ TableName, Key: uploadKey(ownerId, uploadId), ConsistentRead: true }),
+  );
+  const item = result.Item;
+  if (
+    item === undefined ||
+    item.user_id !== ownerId ||
+    item.kind !== 'image' ||
+    item.status !== 'confirmed' ||
+    !isStoredImage(item.image)
+  ) {
+    return undefined;
+  }
+  return { full: item.image.full, thumb: item.image.thumb };
 }

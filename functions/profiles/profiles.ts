@@ -1,5 +1,4 @@
 import { DomainError } from '../core/errors';
-import type { AccountsDirectory } from '../accounts/index';
 import type {
   PrivateProfile,
   PublicProfile,
@@ -14,9 +13,19 @@ import type { ProfileRecord, ProfileStore } from './profiles.repo';
  * Profiles (issue 3 item 6; spec 001 §2 edit-profile modal, §7 users/get-by-nickname, PUT
  * users/{id}, users/{id}/user-profile, auth/profile-image|profile-header-image|profile-video).
  */
+/**
+ * What profiles needs from the accounts domain (its AccountsDirectory fits; profiles.deps.ts plugs
+ * it in): a nick's owner and a user's private contact fields. A port, so accounts may join
+ * profiles' transactions (profiles.tx.ts) without a cycle.
+ */
+export interface ProfilesDirectory {
+  userIdByNick(nick: string): Promise<string | undefined>;
+  contactOf(userId: string): Promise<{ email: string; phone: string } | undefined>;
+}
+
 export interface ProfilesDeps {
   store: ProfileStore;
-  directory: AccountsDirectory;
+  directory: ProfilesDirectory;
   images: ImagesStore;
   imagesBaseUrl: string;
   newId: (now: Date) => string;
