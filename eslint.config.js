@@ -56,6 +56,78 @@ export default tseslint.config(
       ],
     },
   },
+  // --- functions/: the domain seams (docs/architecture.md "Layering rules") -----------------
+  {
+    // A domain imports another domain only through its public module (`../<domain>/index`);
+    // core and shared are open to all. Tests follow the same rule, except the testing/ helpers.
+    files: ['functions/**/*.ts'],
+    ignores: ['functions/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(?!core/|shared/|infra/)[a-z-]+/(?!index$|testing/)',
+              message:
+                "Import another domain through its public module only: '../<domain>/index' (docs/architecture.md).",
+            },
+            {
+              group: ['@aws-sdk/*'],
+              message:
+                "AWS SDK calls live in adapters: <domain>.repo.ts (DynamoDB), *.store.ts (S3), *.identity.ts (Cognito), *.sender.ts (@connections), core, and the Cognito triggers' adapters.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The adapters (and test helpers that set the twin up) may call the SDK; still no deep imports.
+    files: [
+      'functions/**/*.repo.ts',
+      'functions/**/*.store.ts',
+      'functions/**/*.identity.ts',
+      'functions/**/*.sender.ts',
+      'functions/accounts/identity.ts',
+      'functions/accounts/messages.ts',
+      'functions/**/*.test.ts',
+      'functions/**/testing/*.ts',
+    ],
+    ignores: ['functions/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(?!core/|shared/|infra/)[a-z-]+/(?!index$|testing/)',
+              message:
+                "Import another domain through its public module only: '../<domain>/index' (docs/architecture.md).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // core is below every domain: it imports no domain, nor the route table or the wiring.
+    files: ['functions/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(?!(\\.\\./)*(shared|infra|core)/)[a-z-]+',
+              message:
+                'core imports no domain (nor functions/routes.ts or functions/http.ts): inject what it needs.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -1,3 +1,4 @@
+import { idempotencyRecordKey } from '../core/idempotency';
 /**
  * Accounts: key builders. Access patterns:
  *
@@ -23,7 +24,6 @@ import type { UniqueField } from '../../shared/schemas/accounts';
 
 export const ACCOUNT_TYPE = 'account';
 export const GUARD_TYPE = 'guard';
-export const IDEMPOTENCY_TYPE = 'idempotency';
 export const PIN_TYPE = 'pin';
 export const LOGIN_FAILURES_TYPE = 'login_failures';
 export const PASSWORD_RESET_TYPE = 'password_reset';
@@ -45,8 +45,11 @@ export function guardKey(field: UniqueField, value: string): Key {
   return { pk: `${GUARD_PREFIX[field]}#${value}`, sk: 'GUARD' };
 }
 
+/** The scope of sign-up replay records (core/idempotency.ts owns their keys). */
+export const REGISTER_IDEMPOTENCY_SCOPE = 'register';
+
 export function registerIdempotencyKey(idempotencyKey: string): Key {
-  return { pk: `IDEMPOTENCY#register#${idempotencyKey}`, sk: 'RESULT' };
+  return idempotencyRecordKey(REGISTER_IDEMPOTENCY_SCOPE, idempotencyKey);
 }
 
 export function pinKey(challengeId: string): Key {

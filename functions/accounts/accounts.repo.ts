@@ -15,13 +15,13 @@ import {
   type UniqueField,
 } from '../../shared/schemas/accounts';
 import type { UserOption } from '../../shared/schemas/profiles';
-import { profileItemKey, type UpdateIntent } from '../profiles/account-profile';
+import { profileItemKey, type UpdateIntent } from '../profiles/index';
 import {
   ACCOUNT_TYPE,
   accountKey,
   GUARD_TYPE,
   guardKey,
-  IDEMPOTENCY_TYPE,
+  REGISTER_IDEMPOTENCY_SCOPE,
   LOGIN_FAILURES_TYPE,
   loginFailuresKey,
   loginFailuresPartition,
@@ -35,6 +35,7 @@ import {
 } from './accounts.keys';
 import { PIN_RULES, pinTtl, type PinRecord, type PinStep } from './pins';
 import { cancellationReasons } from '../core/dynamo';
+import { idempotencyRecordPut } from '../core/idempotency';
 
 /** A user's private identity record (never answered to other users). */
 export interface AccountRecord {
@@ -181,19 +182,13 @@ export function createAccountsRepo(deps: {
         ...(idempotency === undefined
           ? []
           : [
-              {
-                Put: {
-                  TableName,
-                  Item: {
-                    ...registerIdempotencyKey(idempotency.key),
-                    type: IDEMPOTENCY_TYPE,
-                    fingerprint: idempotency.fingerprint,
-                    result: idempotency.result,
-                    ttl: idempotency.ttl,
-                  },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
+              idempotencyRecordPut(TableName, {
+                scope: REGISTER_IDEMPOTENCY_SCOPE,
+                key: idempotency.key,
+                fingerprint: idempotency.fingerprint,
+                ttl: idempotency.ttl,
+                fields: { result: idempotency.result },
+              }),
             ]),
       ];
       const idempotencyIndex = UNIQUE_FIELDS.length + 2;

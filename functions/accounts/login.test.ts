@@ -5,7 +5,7 @@ import type {
 } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../core/clock';
-import { newProfileItem } from '../profiles/account-profile';
+import { newProfileItem } from '../profiles/index';
 import { fakeAccountsRepo, fakePinSender } from './accounts.fake';
 import type { AccountRecord } from './accounts.repo';
 import {

@@ -4,7 +4,7 @@ import type {
   PreAuthenticationTriggerEvent,
   VerifyAuthChallengeResponseTriggerEvent,
 } from 'aws-lambda';
-import { profileVerifiedUpdate } from '../profiles/account-profile';
+import { profileVerifiedUpdate } from '../profiles/index';
 import type { AccountsRepo } from './accounts.repo';
 import type { PinSender } from './messages';
 import {

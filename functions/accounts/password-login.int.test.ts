@@ -12,7 +12,7 @@ import { gatewayFetch, useTwinEnv } from '../../infra/local/test/twin-context';
 import { dynamoDocumentClient } from '../core/clients';
 import { ENV, readEnv } from '../core/env';
 import { httpEvent, lambdaContext } from '../core/testing/events';
-import { createSessionsStore } from '../sessions/sessions.repo';
+import { createSessionsStore } from './sessions.repo';
 
 /**
  * Password login end to end with the passwordLogin switch ON, while the twin (and every other

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '../core/errors';
 import { logger } from '../core/logger';
+import { requireSameRequest } from '../core/idempotency';
 import type { Registered, RegisterUser, UniqueField } from '../../shared/schemas/accounts';
-import { newProfileItem } from '../profiles/account-profile';
+import { newProfileItem } from '../profiles/index';
 import type { AccountRecord, AccountsRepo } from './accounts.repo';
 import { ADMIN_GROUP, type IdentityDirectory } from './identity';
 
 /** Replays of a sign-up with the same Idempotency-Key answer the first result for 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
-export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;
 
 export interface RegisterDeps {
   repo: AccountsRepo;
@@ -150,11 +150,7 @@ export async function register(
       // Compensated meanwhile (the first call's Cognito step failed): ask the client to retry.
       throw new DomainError('unavailable', { message: 'The sign-up is being retried. Try again.' });
     }
-    if (stored.fingerprint !== fingerprint) {
-      throw new DomainError('idempotency.key_reused', {
-        message: 'This Idempotency-Key was used for another sign-up.',
-      });
-    }
+    requireSameRequest(stored, fingerprint);
     await ensureIdentity(deps, stored.result, user.password);
     return { created: false, result: stored.result };
   }

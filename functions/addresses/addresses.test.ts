@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { requirePathOwner } from '../core/http';
 import { DomainError } from '../core/errors';
 import { addressInputSchema } from '../../shared/schemas/addresses';
-import {
-  addAddress,
-  deleteAddress,
-  listAddresses,
-  MAX_ATTEMPTS,
-  ownerOf,
-  updateAddress,
-} from './addresses';
+import { addAddress, deleteAddress, listAddresses, MAX_ATTEMPTS, updateAddress } from './addresses';
 import { fakeAddressesRepo } from './addresses.fake';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
@@ -93,7 +87,7 @@ describe('address use cases', () => {
   });
 });
 
-describe('ownerOf (path rule)', () => {
+describe('the owner option (requirePathOwner, core/http.ts)', () => {
   const auth = { userId: 'me', email: undefined, groups: [], claims: {} };
   it.each([
     ['the caller', auth, 'me', 'me'],
@@ -101,7 +95,7 @@ describe('ownerOf (path rule)', () => {
     ['a guest', null, 'me', 'unauthenticated'],
   ] as const)('%s', (_name, caller, pathId, expected) => {
     try {
-      expect(ownerOf(caller, pathId)).toBe(expected);
+      expect(requirePathOwner(caller, pathId)).toBe(expected);
     } catch (error) {
       expect(error).toBeInstanceOf(DomainError);
       expect((error as DomainError).code).toBe(expected);

@@ -1,4 +1,3 @@
-import type { AuthContext } from '../core/auth';
 import { DomainError } from '../core/errors';
 import type {
   Address,
@@ -26,22 +25,6 @@ export interface AddressesDeps {
 export const MAX_ATTEMPTS = 40;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * The path rule (docs/api.md, deviations): `users/{id}/…` acts only on the caller's own addresses.
- * Another user's id is 403 `forbidden`, whether or not that user or address exists.
- */
-export function ownerOf(auth: AuthContext | null, pathUserId: string): string {
-  if (auth === null) {
-    throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
-  }
-  if (auth.userId !== pathUserId) {
-    throw new DomainError('forbidden', {
-      message: "You cannot see or change another user's addresses.",
-    });
-  }
-  return auth.userId;
-}
 
 async function change(
   deps: AddressesDeps,

@@ -1,4 +1,5 @@
-import { toSummary, type StoredImage, type StoredSummary } from '../items/items';
+import type { StoredImage } from '../images/index';
+import { toSummary, type StoredSummary } from '../items/index';
 import type { CollectionsDeps } from './collections';
 import type { CollectionRecord } from './collections';
 import type { CollectionsRepo } from './collections.repo';

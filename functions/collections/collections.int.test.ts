@@ -12,7 +12,7 @@ import { call, hasCognito, newUser, type TestUser } from '../accounts/testing/se
 import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { newId } from '../core/ids';
-import { uploadKey } from './collections.keys';
+import { uploadKey } from '../items/index';
 
 /**
  * Collections through the local gateway with REAL tokens: create → list mine → get (public) with

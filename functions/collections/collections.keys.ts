@@ -8,12 +8,10 @@
  * | name guard (name unique per owner)        | pk = COLLNAME#<ownerId>#<name>, sk = GUARD             | table |
  *
  * A collection and its name guard are written in one TransactWriteItems (both attribute_not_exists),
- * together with the claim of the image upload (items' `pk = USER#<id>, sk = UPLOAD#<uploadId>`),
+ * together with the claim of the image upload (items' upload item, through items.tx.ts),
  * so two creations of the same name (any case) never both succeed. The items of a collection are
  * listed by the items domain (items/queries.ts listCollectionItems, its gsi3 keys).
  */
-/** The items domain's key read here: the upload a new collection claims. */
-export { uploadKey } from '../items/items.keys';
 
 export const COLLECTION_TYPE = 'collection';
 export const COLLECTION_NAME_GUARD_TYPE = 'collection_name';

@@ -1,4 +1,4 @@
-import { itemsCountUpdate } from './collection-items';
+import { itemsCountUpdate } from './collections.tx';
 import {
   GetCommand,
   QueryCommand,
@@ -6,7 +6,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { StoredImage } from '../items/items';
+import type { StoredImage } from '../images/index';
 import type { CollectionRecord } from './collections';
 import {
   COLLECTION_NAME_GUARD_TYPE,
@@ -15,10 +15,37 @@ import {
   collectionNameGuardKey,
   ownerCollectionsIndexKeys,
   ownerCollectionsPartition,
-  uploadKey,
 } from './collections.keys';
 
 export type CreateOutcome = 'created' | 'exists' | 'image';
+
+/**
+ * The image upload a new collection claims belongs to the items domain (its upload item): read
+ * and claimed through these pieces, which collections.deps.ts takes from items' public module
+ * (items.tx.ts). Collections never imports items, so items may import collections.
+ */
+export interface UploadClaimPieces {
+  read(
+    doc: DynamoDBDocumentClient,
+    TableName: string,
+    ownerId: string,
+    uploadId: string,
+  ): Promise<StoredImage | undefined>;
+  /** The Update entry of the claim, for the collection's transaction. */
+  claimUpdate(
+    TableName: string,
+    ownerId: string,
+    uploadId: string,
+    collectionId: string,
+  ): {
+    TableName: string;
+    Key: { pk: string; sk: string };
+    UpdateExpression: string;
+    ConditionExpression: string;
+    ExpressionAttributeNames: Record<string, string>;
+    ExpressionAttributeValues: Record<string, unknown>;
+  };
+}
 
 export interface CollectionsRepo {
   /** The owner's confirmed image upload (its re-encoded keys); undefined if missing/used/foreign. */
@@ -34,72 +61,6 @@ export interface CollectionsRepo {
   /** ADD items_count :delta on an existing collection; false when there is none. */
   incrementItemsCount(collectionId: string, delta: number): Promise<boolean>;
 }
-
-// ---------------------------------------------------------------------------------------------
-// The upload-claim adapter: the ONLY place that knows the items domain's upload item
-// (`pk = USER#<ownerId>, sk = UPLOAD#<uploadId>`, written by items' store-token-images/confirm).
-// It assumes the attributes `user_id` (= owner), `kind` ('image'), `status` ('pending' |
-// 'confirmed' | 'used') and `image: { full, thumb }` (S3 keys of the re-encoded WebP images in
-// the images bucket), and a `ttl` that a used upload must lose. Claiming sets status 'used' and
-// `collection_id`, removes `ttl`, on condition status = 'confirmed' AND kind = 'image' AND
-// user_id = owner.
-
-function isStoredImage(value: unknown): value is StoredImage {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as StoredImage).full === 'string' &&
-    typeof (value as StoredImage).thumb === 'string'
-  );
-}
-
-export async function readClaimableImageUpload(
-  doc: DynamoDBDocumentClient,
-  TableName: string,
-  ownerId: string,
-  uploadId: string,
-): Promise<StoredImage | undefined> {
-  const result = await doc.send(
-    new GetCommand({ TableName, Key: uploadKey(ownerId, uploadId), ConsistentRead: true }),
-  );
-  const item = result.Item;
-  if (
-    item === undefined ||
-    item.user_id !== ownerId ||
-    item.kind !== 'image' ||
-    item.status !== 'confirmed' ||
-    !isStoredImage(item.image)
-  ) {
-    return undefined;
-  }
-  return { full: item.image.full, thumb: item.image.thumb };
-}
-
-export function claimImageUploadUpdate(
-  TableName: string,
-  ownerId: string,
-  uploadId: string,
-  collectionId: string,
-) {
-  return {
-    TableName,
-    Key: uploadKey(ownerId, uploadId),
-    UpdateExpression: 'SET #status = :used, collection_id = :collection REMOVE #ttl',
-    ConditionExpression: '#status = :confirmed AND #kind = :image AND user_id = :owner',
-    ExpressionAttributeNames: { '#status': 'status', '#kind': 'kind', '#ttl': 'ttl' },
-    ExpressionAttributeValues: {
-      ':used': 'used',
-      ':confirmed': 'confirmed',
-      ':image': 'image',
-      ':owner': ownerId,
-      ':collection': collectionId,
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-
-/** For another domain's TransactWriteItems: add `delta` to a collection's items_count. */
 
 function cancellationCodes(error: unknown): (string | undefined)[] | undefined {
   if ((error as { name?: string } | null)?.name !== 'TransactionCanceledException') return;
@@ -130,13 +91,18 @@ export function createCollectionsRepo(deps: {
   doc: DynamoDBDocumentClient;
   tableName: string;
   sleep?: (ms: number) => Promise<void>;
+  /** Needed by readImageUpload and create only (items reads collections without it). */
+  uploads?: UploadClaimPieces;
 }): CollectionsRepo {
   const { doc, tableName: TableName } = deps;
+  const uploadPieces = (): UploadClaimPieces => {
+    if (deps.uploads === undefined) throw new Error('collections repo built without upload pieces');
+    return deps.uploads;
+  };
   const sleep =
     deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   return {
-    readImageUpload: (ownerId, uploadId) =>
-      readClaimableImageUpload(doc, TableName, ownerId, uploadId),
+    readImageUpload: (ownerId, uploadId) => uploadPieces().read(doc, TableName, ownerId, uploadId),
 
     async create(record) {
       const transactItems = [
@@ -166,7 +132,12 @@ export function createCollectionsRepo(deps: {
           },
         },
         {
-          Update: claimImageUploadUpdate(TableName, record.owner_id, record.upload_id, record.id),
+          Update: uploadPieces().claimUpdate(
+            TableName,
+            record.owner_id,
+            record.upload_id,
+            record.id,
+          ),
         },
       ];
       for (let attempt = 0; ; attempt += 1) {

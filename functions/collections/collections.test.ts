@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { requirePathOwner } from '../core/http';
 import { DomainError } from '../core/errors';
 import { createCollectionBodySchema } from '../../shared/schemas/items';
 import { fieldErrors } from '../core/http';
 import {
-  callerOf,
   collectionName,
   countCollectionItems,
   createCollection,
@@ -163,12 +163,16 @@ describe('collection use cases', () => {
 
   it('applies the path rule: 401 without a caller, 403 for another id', () => {
     const auth = { userId: 'u1', email: undefined, groups: [], claims: {} };
-    expect(callerOf(auth, 'u1')).toBe('u1');
-    expect(() => callerOf(null, 'u1')).toThrow(
+    expect(requirePathOwner(auth, 'u1')).toBe('u1');
+    expect(() => requirePathOwner(null, 'u1')).toThrow(
       expect.objectContaining({ code: 'unauthenticated' }),
     );
-    expect(() => callerOf(auth, 'u2')).toThrow(expect.objectContaining({ code: 'forbidden' }));
-    expect(() => callerOf(auth, '-')).toThrow(expect.objectContaining({ code: 'forbidden' }));
+    expect(() => requirePathOwner(auth, 'u2')).toThrow(
+      expect.objectContaining({ code: 'forbidden' }),
+    );
+    expect(() => requirePathOwner(auth, '-')).toThrow(
+      expect.objectContaining({ code: 'forbidden' }),
+    );
   });
 });
 

@@ -1,4 +1,3 @@
-import type { AuthContext } from '../core/auth';
 import { DomainError } from '../core/errors';
 import type {
   Collection,
@@ -6,7 +5,7 @@ import type {
   CreateCollectionBody,
   ItemSummary,
 } from '../../shared/schemas/items';
-import { imageUrls, type StoredImage } from '../items/items';
+import { imageUrls, type StoredImage } from '../images/index';
 import type { CollectionsRepo } from './collections.repo';
 
 /**
@@ -20,7 +19,7 @@ import type { CollectionsRepo } from './collections.repo';
  *   UpdateItem, conditioned on the collection existing; false when it does not). An item that
  *   joins or leaves a collection calls it; a caller that would rather put the change in its own
  *   TransactWriteItems takes `itemsCountUpdate(tableName, collectionId, delta)` from
- *   collection-items.ts (the same update as a transaction entry; items' finalising transaction).
+ *   collections.tx.ts (the same update as a transaction entry; items' finalising transaction).
  *
  * The name is the title trimmed and lower-cased: unique per owner through a guard item written in
  * the collection's transaction, so "Summer" and " summer " are the same collection (409
@@ -78,22 +77,6 @@ export function toCollection(record: CollectionRecord, imagesBaseUrl: string): C
     items_count: record.items_count,
     created_at: record.created_at,
   };
-}
-
-/**
- * The path rule (docs/api.md, deviations): `users/{id}/…` acts only on the caller's collections;
- * another user's id (or `-`) is 403 `forbidden`; no token is 401.
- */
-export function callerOf(auth: AuthContext | null, pathUserId: string): string {
-  if (auth === null) {
-    throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
-  }
-  if (auth.userId !== pathUserId) {
-    throw new DomainError('forbidden', {
-      message: "You cannot see or change another user's collections.",
-    });
-  }
-  return auth.userId;
 }
 
 export function collectionNotFound(): DomainError {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { AuthLevel } from '../routes';
+import type { AuthLevel } from './route';
 import { DomainError } from './errors';
 
 /**

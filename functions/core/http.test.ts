@@ -1,12 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { DomainError } from './errors';
-import { fieldErrors, httpHandler, Reply } from './http';
+import { fieldErrors, httpHandler, Reply, type SessionCheck } from './http';
 import { fixedClock } from './clock';
 import { httpEvent, lambdaContext } from './testing/events';
 import { logger } from './logger';
-import { createSessionCheck } from '../sessions/sessions';
-import type { AccountStatus } from '../accounts/accounts.repo';
 
 const bodySchema = z.object({
   title: z
@@ -170,7 +168,7 @@ describe('httpHandler middleware stack', () => {
 });
 
 describe('auth levels', () => {
-  const active = createSessionCheck(async () => ({ blocked: false, sessionsRevokedAt: undefined }));
+  const active: SessionCheck = async () => {};
   const userCall = httpHandler({ auth: 'user', session: active }, async ({ auth }) => ({
     userId: auth?.userId,
   }));
@@ -217,50 +215,43 @@ describe('auth levels', () => {
   });
 });
 
-describe('the per-call session check', () => {
-  const accounts = new Map<string, AccountStatus>([
-    ['u1', { blocked: false, sessionsRevokedAt: undefined }],
-    ['u2', { blocked: true, sessionsRevokedAt: '2026-11-22T09:00:00.000Z' }],
-    ['u3', { blocked: false, sessionsRevokedAt: '2026-11-22T09:00:00.500Z' }],
-  ]);
-  const reads: string[] = [];
-  const session = createSessionCheck(async (userId) => {
-    reads.push(userId);
-    return accounts.get(userId);
-  });
-  const run = vi.fn(async () => ({ ok: true }));
-  const userCall = httpHandler({ auth: 'user', session }, run);
-  const publicCall = httpHandler({ auth: 'public', session }, async () => ({ ok: true }));
-  const at = (iso: string) => String(Date.parse(iso) / 1000);
+describe('route options', () => {
+  const active: SessionCheck = async () => {};
+  const ownCall = httpHandler(
+    {
+      auth: 'user',
+      session: active,
+      path: z.object({ id: z.string() }),
+      owner: 'id',
+      idempotency: 'required',
+    },
+    async ({ path, idempotencyKey }) => ({ id: path.id, idempotencyKey }),
+  );
+  const event = (id: string, username: string | undefined, key?: string) =>
+    httpEvent('POST', `/api/users/${id}/x`, {
+      pathParameters: { id },
+      ...(username === undefined ? {} : { claims: { username } }),
+      ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
+    });
 
-  it.each([
-    ['u1', at('2026-11-22T08:00:00Z'), 200, undefined],
-    ['u2', at('2026-11-22T09:30:00Z'), 403, 'login.errors.403'],
-    ['u3', at('2026-11-22T08:59:59Z'), 401, 'unauthenticated'],
-    ['u3', at('2026-11-22T09:00:00Z'), 401, 'unauthenticated'],
-    ['u3', at('2026-11-22T09:00:01Z'), 200, undefined],
-    ['nobody', at('2026-11-22T09:30:00Z'), 401, 'unauthenticated'],
-  ] as const)('%s signed in at %s → %s', async (username, authTime, status, code) => {
-    run.mockClear();
-    reads.length = 0;
-    const result = parse(
-      await userCall(
-        httpEvent('GET', '/api/session', { claims: { username, auth_time: authTime } }),
-        lambdaContext(),
-      ),
-    );
-    expect(result.status).toBe(status);
-    expect(reads).toEqual([username]);
-    if (code !== undefined) {
-      expect(result.json.error.code).toBe(code);
-      expect(run).not.toHaveBeenCalled();
-    }
+  it('owner: the path id must be the caller (403 for another id, 401 for a guest)', async () => {
+    const own = parse(await ownCall(event('u1', 'u1', 'key-12345678'), lambdaContext()));
+    expect(own.status).toBe(200);
+    expect(own.json.data).toEqual({ id: 'u1', idempotencyKey: 'key-12345678' });
+    const other = parse(await ownCall(event('u2', 'u1', 'key-12345678'), lambdaContext()));
+    expect(other.status).toBe(403);
+    expect(other.json.error.code).toBe('forbidden');
+    const guest = parse(await ownCall(event('u1', undefined, 'key-12345678'), lambdaContext()));
+    expect(guest.status).toBe(401);
   });
 
-  it('does not read the table for public routes', async () => {
-    reads.length = 0;
-    const result = parse(await publicCall(httpEvent('GET', '/api/health'), lambdaContext()));
-    expect(result.status).toBe(200);
-    expect(reads).toEqual([]);
+  it('idempotency: a required key that is missing is 400 before the use case runs', async () => {
+    const result = parse(await ownCall(event('u1', 'u1'), lambdaContext()));
+    expect(result.status).toBe(400);
+    expect(result.json.error.fields).toEqual({ 'Idempotency-Key': 'forms.validation.required' });
+  });
+
+  it("refuses to build a 'user' call without the session check", () => {
+    expect(() => httpHandler({ auth: 'user' }, async () => ({}))).toThrow(/session check/);
   });
 });

@@ -13,16 +13,17 @@ import { readEnv } from './env';
 import { logger } from './logger';
 import { systemClock, type Clock } from './clock';
 import { authFromEvent, requireAuth, type AuthContext } from './auth';
-import type { AuthLevel } from '../routes';
-import type { SessionCheck } from '../sessions/sessions';
-import { sessionCheck } from '../sessions/sessions.deps';
+import type { AuthLevel, IdempotencyOption, RouteDeclaration } from './route';
+import { idempotencyKeyOf } from './idempotency';
 
 /**
  * The HTTP middleware stack every call goes through, in order:
  *   request id + structured log context → CORS → JSON body parsing (400 `invalid_json`) →
  *   auth context from JWT claims (401/403 by the route's level) → the session check of 'user' and
- *   'admin' routes (blocked 403, revoked or unknown 401; functions/sessions) → zod validation of path, query
- *   and body (400 `invalid_request` naming every failing field) → the use case → `{ data }`;
+ *   'admin' routes (blocked 403, revoked or unknown 401; injected: functions/http.ts passes the
+ *   accounts domain's) → zod validation of path, query and body (400 `invalid_request` naming
+ *   every failing field) → the route's options: `owner` (the path's user id is the caller, else
+ *   403) and `idempotency` (the Idempotency-Key header) → the use case → `{ data }`;
  *   any error is mapped last: DomainError → its status and code, anything else → 500 `unexpected`
  *   with the request id, logged, never leaking internals.
  */
@@ -37,7 +38,12 @@ export interface CallInput<P, Q, B> {
   requestId: string;
   now: Date;
   event: HttpEvent;
+  /** The Idempotency-Key header, checked, when the route has the `idempotency` option. */
+  idempotencyKey: string | undefined;
 }
+
+/** The per-call session check of 'user'/'admin' routes (a blocked or logged-out caller throws). */
+export type SessionCheck = (auth: AuthContext) => Promise<void>;
 
 /**
  * Lets a use case answer another status than 200 (e.g. 201) or set headers. `unwrapped` answers
@@ -57,14 +63,40 @@ export interface CallSpec<P, Q, B> {
   path?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
+  /** See RouteDeclaration.owner: the path parameter that must be the caller's user id. */
+  owner?: string;
+  idempotency?: IdempotencyOption;
   clock?: Clock;
   /**
-   * The per-call session check of 'user'/'admin' routes (functions/sessions): one strongly
+   * The per-call session check of 'user'/'admin' routes (the accounts domain's: one strongly
    * consistent read of the caller's account; refuses blocked accounts (403 `login.errors.403`),
-   * tokens signed in before a logout or block (401) and missing accounts (401). Injected by tests;
-   * the default reads the table.
+   * tokens signed in before a logout or block (401) and missing accounts (401)). Required for
+   * them: core knows no domain, so functions/http.ts injects it and tests pass their own.
    */
   session?: SessionCheck;
+}
+
+/** The middleware spec of a declared route (its auth, schemas and options). */
+export function specOf<P, Q, B>(declaration: RouteDeclaration<P, Q, B>): CallSpec<P, Q, B> {
+  return {
+    auth: declaration.auth,
+    ...declaration.request,
+    ...(declaration.owner === undefined ? {} : { owner: declaration.owner }),
+    ...(declaration.idempotency === undefined ? {} : { idempotency: declaration.idempotency }),
+  };
+}
+
+/** 401 for a guest, 403 when the path's user id is not the caller's. */
+export function requirePathOwner(auth: AuthContext | null, pathUserId: unknown): string {
+  if (auth === null) {
+    throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
+  }
+  if (auth.userId !== pathUserId) {
+    throw new DomainError('forbidden', {
+      message: 'This path names another user: you can only act on your own.',
+    });
+  }
+  return auth.userId;
 }
 
 const JSON_HEADERS = {
@@ -167,19 +199,31 @@ export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unk
   run: (input: CallInput<P, Q, B>) => Promise<R | Reply<R>>,
 ) {
   const clock = spec.clock ?? systemClock;
-  const checkSession = spec.session ?? sessionCheck();
+  const checkSession = spec.session;
+  if (spec.auth !== 'public' && checkSession === undefined) {
+    throw new Error("a 'user' or 'admin' call needs the session check (functions/http.ts)");
+  }
   const base = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
     const requestId = requestIdOf(event, context);
     const auth = authFromEvent(event);
     requireAuth(spec.auth, auth);
-    if (spec.auth !== 'public' && auth !== null) await checkSession(auth);
+    if (spec.auth !== 'public' && auth !== null) await checkSession?.(auth);
     // Calls without a body schema ignore the body (a catch-all 404 must not answer 400 first).
     const body =
       spec.body === undefined ? (undefined as B) : validate(spec.body, parseBody(event), 'body');
+    const path = validate(spec.path, event.pathParameters ?? {}, 'path');
+    const query = validate(spec.query, event.queryStringParameters ?? {}, 'query');
+    if (spec.owner !== undefined) {
+      requirePathOwner(auth, (path as Record<string, unknown> | undefined)?.[spec.owner]);
+    }
     const input: CallInput<P, Q, B> = {
-      path: validate(spec.path, event.pathParameters ?? {}, 'path'),
-      query: validate(spec.query, event.queryStringParameters ?? {}, 'query'),
+      path,
+      query,
       body,
+      idempotencyKey:
+        spec.idempotency === undefined
+          ? undefined
+          : idempotencyKeyOf(event.headers, spec.idempotency),
       auth,
       requestId,
       now: clock.now(),

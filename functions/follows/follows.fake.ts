@@ -1,4 +1,4 @@
-import { nextCounter, type CounterState } from '../profiles/followers-counter';
+import { nextCounter, type CounterState } from '../profiles/index';
 import type { FollowsRepo, WriteOutcome } from './follows.repo';
 
 /**

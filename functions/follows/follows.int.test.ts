@@ -6,9 +6,8 @@ import { readEnv } from '../core/env';
 import { newId } from '../core/ids';
 import type { FollowResult } from '../../shared/schemas/follows';
 import type { SellerPage, SellerSummary } from '../../shared/schemas/profiles';
-import type { ProfileRecord } from '../profiles/profiles.repo';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
-import { profileKey } from '../profiles/profiles.keys';
+import { profileItemKey as profileKey, type ProfileRecord } from '../profiles/index';
 import { call, hasCognito, newUser, type TestUser } from '../accounts/testing/session';
 
 /**

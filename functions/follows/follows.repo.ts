@@ -9,7 +9,7 @@ import {
   counterStateOf,
   followersCounterUpdate,
   type CounterState,
-} from '../profiles/followers-counter';
+} from '../profiles/index';
 import { FOLLOW_TYPE, followersIndexKeys, followKey } from './follows.keys';
 import { cancellationReasons } from '../core/dynamo';
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { requireSameRequest } from '../core/idempotency';
 import { DomainError } from '../core/errors';
 import type { CreateItemContract, CreationProgress } from '../../shared/schemas/items';
 import { initialCreation, transition, type CreationState } from './creation.machine';
@@ -282,18 +283,12 @@ async function drive(deps: CreateItemDeps, itemId: string): Promise<CreationProg
   }
 }
 
-function keyReused(): DomainError {
-  return new DomainError('idempotency.key_reused', {
-    message: 'This Idempotency-Key was used with another body.',
-  });
-}
-
 async function resume(
   deps: CreateItemDeps,
   record: { item_id: string; fingerprint: string },
   fingerprint: string,
 ): Promise<CreationProgress> {
-  if (record.fingerprint !== fingerprint) throw keyReused();
+  requireSameRequest(record, fingerprint);
   return drive(deps, record.item_id);
 }
 

@@ -2,11 +2,11 @@ import { dynamoDocumentClient, s3Client } from '../core/clients';
 import { readEnv } from '../core/env';
 import { newId } from '../core/ids';
 import { readSwitches } from '../../shared/switches';
-import { accountsDirectory } from '../accounts/directory';
-import { createProfileImagesStore, createProfileStore } from '../profiles/profiles.repo';
-import { publishToUser } from '../realtime/publish';
-import { getOwnedCollection } from '../collections/collections';
-import { collectionsDeps } from '../collections/collections.deps';
+import { accountsDirectory } from '../accounts/index';
+import { createImagesStore } from '../images/index';
+import { createProfileStore } from '../profiles/index';
+import { publishToUser } from '../realtime/index';
+import { createCollectionsRepo, getOwnedCollection } from '../collections/index';
 import type { CreateItemDeps } from './create-item';
 import { defaultLimits, mintLimitFromEnv, type CreatorLimits } from './items';
 import { createItemFilesStore, createItemsRepo, type ItemsRepo } from './items.repo';
@@ -36,7 +36,14 @@ export function createItemDeps(repo: ItemsRepo = itemsRepo()): CreateItemDeps {
     },
     collections: {
       isOwnedBy: async (ownerId, collectionId) =>
-        (await getOwnedCollection(collectionsDeps(), ownerId, collectionId)) !== undefined,
+        (await getOwnedCollection(
+          {
+            repo: createCollectionsRepo({ doc, tableName: env.tableName }),
+            imagesBaseUrl: env.imagesBaseUrl,
+          },
+          ownerId,
+          collectionId,
+        )) !== undefined,
     },
     async publish(userId, progress) {
       if (env.wsConnectionsEndpoint === undefined) return;
@@ -50,11 +57,11 @@ export function createItemDeps(repo: ItemsRepo = itemsRepo()): CreateItemDeps {
 export function uploadsDeps(): UploadsDeps {
   const env = readEnv();
   const s3 = s3Client(env);
-  const files = createProfileImagesStore({ s3, bucket: env.filesBucket });
+  const files = createImagesStore({ s3, bucket: env.filesBucket });
   const fileReads = createItemFilesStore({ s3, bucket: env.filesBucket });
   return {
     repo: itemsRepo(),
-    images: createProfileImagesStore({ s3, bucket: env.imagesBucket }),
+    images: createImagesStore({ s3, bucket: env.imagesBucket }),
     files: { presignUpload: files.presignUpload, delete: files.delete, head: fileReads.head },
     imagesBaseUrl: env.imagesBaseUrl,
     newId,

@@ -1,3 +1,4 @@
+import { idempotencyRecordKey } from '../core/idempotency';
 /**
  * Items (token series), their numbered copies, provenance, uploads and creator limits: key
  * builders. Access patterns:
@@ -26,7 +27,6 @@ export const HISTORY_TYPE = 'history';
 export const HOLDING_TYPE = 'holding';
 export const LIMITS_TYPE = 'limits';
 export const UPLOAD_TYPE = 'upload';
-export const CREATE_IDEMPOTENCY_TYPE = 'idempotency';
 
 export interface Key {
   pk: string;
@@ -122,6 +122,11 @@ export function uploadKey(userId: string, uploadId: string): Key {
   return { pk: `USER#${userId}`, sk: `UPLOAD#${uploadId}` };
 }
 
+/** The scope of a creator's token/create replay records (core/idempotency.ts owns their keys). */
+export function createIdempotencyScope(userId: string): string {
+  return `create#${userId}`;
+}
+
 export function createIdempotencyKey(userId: string, idempotencyKey: string): Key {
-  return { pk: `IDEMPOTENCY#create#${userId}#${idempotencyKey}`, sk: 'RESULT' };
+  return idempotencyRecordKey(createIdempotencyScope(userId), idempotencyKey);
 }

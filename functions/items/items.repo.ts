@@ -9,14 +9,14 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { itemsCountUpdate } from '../collections/collection-items';
+import { itemsCountUpdate } from '../collections/index';
 import { decodeCursor, encodeCursor } from '../core/cursor';
+import { idempotencyRecordPut } from '../core/idempotency';
 import { cancellationReasons } from '../core/dynamo';
 import { DomainError } from '../core/errors';
 import {
   COPY_PREFIX,
   COPY_TYPE,
-  CREATE_IDEMPOTENCY_TYPE,
   HISTORY_TYPE,
   HOLDING_PREFIX,
   HOLDING_TYPE,
@@ -27,6 +27,7 @@ import {
   collectionItemsPartition,
   copyKey,
   createIdempotencyKey,
+  createIdempotencyScope,
   historyKey,
   historyPartition,
   holdingKey,
@@ -45,6 +46,7 @@ import {
   type HoldingRecord,
   type ItemRecord,
   type LimitsRecord,
+  type StoredImage,
   type UploadRecord,
 } from './items';
 import type { CreationState } from './creation.machine';
@@ -294,18 +296,12 @@ export function createItemsRepo(deps: {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        {
-          Put: {
-            TableName,
-            Item: {
-              ...createIdempotencyKey(item.creator_id, item.idempotency_key),
-              type: CREATE_IDEMPOTENCY_TYPE,
-              item_id: item.id,
-              fingerprint: item.fingerprint,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
+        idempotencyRecordPut(TableName, {
+          scope: createIdempotencyScope(item.creator_id),
+          key: item.idempotency_key,
+          fingerprint: item.fingerprint,
+          fields: { item_id: item.id },
+        }),
         { Update: limitsUpdate },
         ...item.upload_ids.map((uploadId) => ({
           Update: {
@@ -659,4 +655,36 @@ export function createItemFilesStore(deps: { s3: S3Client; bucket: string }): It
       );
     },
   };
+}
+
+/** A confirmed image upload of the owner, claimable by a collection (items.tx.ts claims it). */
+function isStoredImage(value: unknown): value is StoredImage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as StoredImage).full === 'string' &&
+    typeof (value as StoredImage).thumb === 'string'
+  );
+}
+
+export async function readClaimableImageUpload(
+  doc: DynamoDBDocumentClient,
+  TableName: string,
+  ownerId: string,
+  uploadId: string,
+): Promise<StoredImage | undefined> {
+  const result = await doc.send(
+    new GetCommand({ TableName, Key: uploadKey(ownerId, uploadId), ConsistentRead: true }),
+  );
+  const item = result.Item;
+  if (
+    item === undefined ||
+    item.user_id !== ownerId ||
+    item.kind !== 'image' ||
+    item.status !== 'confirmed' ||
+    !isStoredImage(item.image)
+  ) {
+    return undefined;
+  }
+  return { full: item.image.full, thumb: item.image.thumb };
 }

@@ -1,16 +1,17 @@
-import type { AuthContext } from '../core/auth';
 import { DomainError } from '../core/errors';
 import { STORAGE_LIMITS } from '../../shared/constants/limits';
 import type {
   CreateItemContract,
   CreationProgress,
   ItemDetail,
-  ItemImage,
   ItemSummary,
 } from '../../shared/schemas/items';
 import type { ProductType } from '../../shared/switches';
 import type { CreationState } from './creation.machine';
 import type { ProvenanceRecord } from './provenance';
+import { imageUrls, type StoredImage } from '../images/index';
+
+export { imageUrls, type StoredImage };
 
 /**
  * The items domain (issue 4): uploads, creation of an item with its numbered copies, lists,
@@ -46,11 +47,6 @@ export interface CreatorLimits {
 
 export function defaultLimits(enabled: boolean, maxMints: number): CreatorLimits {
   return { enabled, maxMints, capacity: STORAGE_LIMITS.maxOverlayBytes };
-}
-
-export interface StoredImage {
-  full: string;
-  thumb: string;
 }
 
 export interface StoredFile {
@@ -180,12 +176,6 @@ export function summaryOf(item: ItemRecord): StoredSummary {
   };
 }
 
-export function imageUrls(image: StoredImage, imagesBaseUrl: string): ItemImage {
-  const url = (key: string) =>
-    `${imagesBaseUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;
-  return { url: url(image.full), thumb: url(image.thumb) };
-}
-
 export function toSummary(
   summary: StoredSummary,
   imagesBaseUrl: string,
@@ -229,20 +219,6 @@ export function toDetail(
         : { name: item.file.name, size: item.file.size, type: item.file.type },
     ...extra,
   };
-}
-
-/**
- * The path rule of `users/{id}/…` (docs/api.md): {id} must be the caller, else 403 — whether or
- * not that user exists.
- */
-export function requireCaller(auth: AuthContext | null, pathUserId: string): string {
-  if (auth === null) {
-    throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
-  }
-  if (auth.userId !== pathUserId) {
-    throw new DomainError('forbidden', { message: "You cannot act on another user's items." });
-  }
-  return auth.userId;
 }
 
 export function itemNotFound(): DomainError {

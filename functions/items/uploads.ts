@@ -1,11 +1,9 @@
 import { UPLOADS_PREFIX } from '../core/storage';
 import { ITEM_IMAGE_TYPES } from '../../shared/schemas/items';
-import { fileTypeFromBuffer } from 'file-type';
 import { DomainError } from '../core/errors';
 import { ITEM_LIMITS } from '../../shared/constants/limits';
 import type { UploadRequest, UploadTicket, Uploaded } from '../../shared/schemas/items';
-import { encodeWebp, InvalidImage } from '../profiles/image-processing';
-import type { ProfileImagesStore } from '../profiles/profiles.repo';
+import { detectType, encodeWebp, InvalidImage, type ImagesStore } from '../images/index';
 import { UPLOAD_EXPIRES_SECONDS, imageUrls, type UploadRecord } from './items';
 import type { ItemFilesStore, ItemsRepo } from './items.repo';
 
@@ -24,9 +22,9 @@ export const ITEM_IMAGE_OUTPUTS = [
 export interface UploadsDeps {
   repo: Pick<ItemsRepo, 'getUpload' | 'putUpload'>;
   /** The images bucket (public via /media): uploads/ prefix and the re-encoded items/ images. */
-  images: ProfileImagesStore;
+  images: ImagesStore;
   /** The private files bucket: presigned POST (same store shape) and size/type reads. */
-  files: Pick<ProfileImagesStore, 'presignUpload' | 'delete'> & Pick<ItemFilesStore, 'head'>;
+  files: Pick<ImagesStore, 'presignUpload' | 'delete'> & Pick<ItemFilesStore, 'head'>;
   imagesBaseUrl: string;
   newId(now: Date): string;
 }
@@ -152,8 +150,8 @@ export async function confirmUpload(
     );
   };
   if (bytes === 'too_large') throw await refuse('forms.validation.image.size');
-  const detected = (await fileTypeFromBuffer(bytes))?.mime;
-  if (detected === undefined || !(ITEM_IMAGE_TYPES as readonly string[]).includes(detected)) {
+  const detected = await detectType(bytes, ITEM_IMAGE_TYPES);
+  if (detected === undefined) {
     throw await refuse('forms.validation.image.type');
   }
   let outputs;

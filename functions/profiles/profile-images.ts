@@ -9,7 +9,7 @@ import {
   type PresignedUpload,
   type PublicProfile,
 } from '../../shared/schemas/profiles';
-import { detectImageType, InvalidImage, processImage } from './image-processing';
+import { detectImageType, InvalidImage, processImage } from '../images/index';
 import { profileOf, toPublicProfile, UPLOAD_EXPIRES_SECONDS, type ProfilesDeps } from './profiles';
 import type { ProfileChanges, ProfileRecord } from './profiles.repo';
 

@@ -1,22 +1,13 @@
 import sharp from 'sharp';
+import { requirePathOwner } from '../core/http';
 import { describe, expect, it } from 'vitest';
 import type { AuthContext } from '../core/auth';
 import type { DomainError } from '../core/errors';
-import { decodeBmp, detectImageType, processImage } from './image-processing';
+import { decodeBmp, detectImageType, processImage } from '../images/index';
 import { confirmImage, createImageUpload } from './profile-images';
-import {
-  getOwnProfile,
-  getProfileByNick,
-  requireOwner,
-  updateProfile,
-  type ProfilesDeps,
-} from './profiles';
-import type {
-  ProfileChanges,
-  ProfileImagesStore,
-  ProfileRecord,
-  ProfileStore,
-} from './profiles.repo';
+import { getOwnProfile, getProfileByNick, updateProfile, type ProfilesDeps } from './profiles';
+import type { ImagesStore } from '../images/index';
+import type { ProfileChanges, ProfileRecord, ProfileStore } from './profiles.repo';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const USER = '01JAAAAAAAAAAAAAAAAAAAAAAA';
@@ -73,7 +64,7 @@ function fakes() {
       return { before, after };
     },
   };
-  const images: ProfileImagesStore = {
+  const images: ImagesStore = {
     async presignUpload({ key, contentType, maxBytes }) {
       return {
         url: 'http://s3.local/market-images',
@@ -190,11 +181,11 @@ describe('profile reads', () => {
   });
 
   it('refuses another user id with 403 and a guest with 401', () => {
-    expect(requireOwner(auth(USER), USER)).toBe(USER);
-    expect(() => requireOwner(auth(USER), COMPANY)).toThrowError(
+    expect(requirePathOwner(auth(USER), USER)).toBe(USER);
+    expect(() => requirePathOwner(auth(USER), COMPANY)).toThrowError(
       expect.objectContaining({ code: 'forbidden', status: 403 }),
     );
-    expect(() => requireOwner(null, USER)).toThrowError(
+    expect(() => requirePathOwner(null, USER)).toThrowError(
       expect.objectContaining({ code: 'unauthenticated', status: 401 }),
     );
   });

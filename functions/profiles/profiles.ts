@@ -1,6 +1,4 @@
-import type { AuthContext } from '../core/auth';
 import { DomainError } from '../core/errors';
-import type { AccountsDirectory } from '../accounts/directory';
 import type {
   PrivateProfile,
   PublicProfile,
@@ -8,16 +6,27 @@ import type {
 } from '../../shared/schemas/profiles';
 import { imageUrl } from './list-sellers';
 import { fieldsNotForType, profileChanges } from './profile-rules';
-import type { ProfileImagesStore, ProfileRecord, ProfileStore } from './profiles.repo';
+import type { ImagesStore } from '../images/index';
+import type { ProfileRecord, ProfileStore } from './profiles.repo';
 
 /**
  * Profiles (issue 3 item 6; spec 001 §2 edit-profile modal, §7 users/get-by-nickname, PUT
  * users/{id}, users/{id}/user-profile, auth/profile-image|profile-header-image|profile-video).
  */
+/**
+ * What profiles needs from the accounts domain (its AccountsDirectory fits; profiles.deps.ts plugs
+ * it in): a nick's owner and a user's private contact fields. A port, so accounts may join
+ * profiles' transactions (profiles.tx.ts) without a cycle.
+ */
+export interface ProfilesDirectory {
+  userIdByNick(nick: string): Promise<string | undefined>;
+  contactOf(userId: string): Promise<{ email: string; phone: string } | undefined>;
+}
+
 export interface ProfilesDeps {
   store: ProfileStore;
-  directory: AccountsDirectory;
-  images: ProfileImagesStore;
+  directory: ProfilesDirectory;
+  images: ImagesStore;
   imagesBaseUrl: string;
   newId: (now: Date) => string;
 }
@@ -27,17 +36,6 @@ export const UPLOAD_EXPIRES_SECONDS = 300;
 
 export const notFound = () =>
   new DomainError('users.errors.not_found', { message: 'This user could not be found.' });
-
-/** {id} in the path must be the caller (docs/api.md: deviation), else 403 `forbidden`. */
-export function requireOwner(auth: AuthContext | null, id: string): string {
-  if (auth === null) {
-    throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
-  }
-  if (auth.userId !== id) {
-    throw new DomainError('forbidden', { message: "You cannot access another user's profile." });
-  }
-  return auth.userId;
-}
 
 export function toPublicProfile(profile: ProfileRecord, imagesBaseUrl: string): PublicProfile {
   return {

@@ -1,6 +1,6 @@
 import type { AccessTokenVerifier } from '../core/access-token';
 import { DomainError } from '../core/errors';
-import type { SessionCheck } from '../sessions/sessions';
+import type { SessionCheck } from '../core/http';
 import { GUEST_USER_ID } from '../../shared/realtime/messages';
 import { connectionTtl } from './realtime.rules';
 import type { RealtimeRepo } from './realtime.repo';
@@ -59,7 +59,10 @@ export function identifyByToken(deps: {
 
 /** `$connect` (spec 001 §7): stores the connection for its user, or as a guest. */
 export async function connect(
-  deps: { repo: Pick<RealtimeRepo, 'putConnection'>; identify: IdentifyConnection },
+  deps: {
+    repo: Pick<RealtimeRepo, 'putConnection' | 'deleteConnection'>;
+    identify: IdentifyConnection;
+  },
   request: ConnectRequest,
   now: Date,
 ): Promise<{ userId: string }> {
@@ -70,5 +73,16 @@ export async function connect(
     connectedAt: new Date(request.connectedAt).toISOString(),
     ttl: connectionTtl(request.connectedAt, now),
   });
+  if (userId !== GUEST_USER_ID) {
+    // A logout or block between the check above and the put would miss this connection when it
+    // closes the user's connections: checking again after the put closes that window (the
+    // second read is strongly consistent, and the logout revokes before it lists connections).
+    try {
+      await deps.identify(request);
+    } catch (error) {
+      await deps.repo.deleteConnection(request.connectionId);
+      throw error;
+    }
+  }
   return { userId };
 }

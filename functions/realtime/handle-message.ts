@@ -7,10 +7,7 @@ import { sendMessage } from './publish';
 import { ping, type ConnectionRef } from './ping';
 
 type Deps = {
-  repo: Pick<
-    RealtimeRepo,
-    'putSubscription' | 'deleteSubscription' | 'countSubscriptions' | 'refreshConnection'
-  >;
+  repo: Pick<RealtimeRepo, 'addSubscription' | 'deleteSubscription' | 'refreshConnection'>;
   sender: ConnectionSender;
 };
 
@@ -53,16 +50,14 @@ export async function handleMessage(
       await ping(deps, request, now);
       return;
     case 'subscribe': {
-      const count = await deps.repo.countSubscriptions(connectionId);
-      if (count >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      const outcome = await deps.repo.addSubscription(
+        { connectionId, topic: message.topic, ttl: subscriptionTtl(request.connectedAt) },
+        MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      );
+      if (outcome === 'limit') {
         await fail('invalid_request', 'Too many topics on one connection.');
         return;
       }
-      await deps.repo.putSubscription({
-        connectionId,
-        topic: message.topic,
-        ttl: subscriptionTtl(request.connectedAt),
-      });
       await sendMessage(
         deps.sender,
         connectionId,

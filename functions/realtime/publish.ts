@@ -125,3 +125,38 @@ export async function publishToTopic(
     wire,
   );
 }
+
+export interface CloseDeps {
+  repo: Pick<RealtimeRepo, 'listUserConnections' | 'deleteConnection'>;
+  sender: ConnectionSender;
+}
+
+/**
+ * Logout and block (functions/accounts): closes every open connection of the user from the
+ * server side (`@connections` DeleteConnection; the twin's gateway the same) and deletes its
+ * connection and subscription items, so nothing more reaches a socket whose session ended. A
+ * connection already gone (410) is only forgotten; a failed close is logged and its records are
+ * deleted anyway (nothing is published to a connection without records).
+ */
+export async function closeUserConnections(
+  userId: string,
+  deps: CloseDeps = realtimeDeps(),
+): Promise<{ closed: number }> {
+  if (userId === GUEST_USER_ID || userId === '') return { closed: 0 };
+  const connections = await deps.repo.listUserConnections(userId);
+  let closed = 0;
+  await Promise.all(
+    connections.map(async ({ connectionId }) => {
+      try {
+        if ((await deps.sender.disconnect(connectionId)) === 'sent') closed += 1;
+      } catch (error) {
+        logger.warn('live channel close failed', {
+          connectionId,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+      await deps.repo.deleteConnection(connectionId);
+    }),
+  );
+  return { closed };
+}

@@ -32,14 +32,18 @@ export function memoryRealtimeRepo(): RealtimeRepo & {
       if (userId === GUEST_USER_ID) return [];
       return [...connections.values()].filter((c) => c.userId === userId).map((c) => ({ ...c }));
     },
-    async putSubscription(subscription) {
-      subscriptions.set(subKey(subscription.connectionId, subscription.topic), { ...subscription });
+    async addSubscription(subscription, max) {
+      const key = subKey(subscription.connectionId, subscription.topic);
+      if (subscriptions.has(key)) return 'exists';
+      const count = [...subscriptions.values()].filter(
+        (s) => s.connectionId === subscription.connectionId,
+      ).length;
+      if (count >= max) return 'limit';
+      subscriptions.set(key, { ...subscription });
+      return 'added';
     },
     async deleteSubscription(connectionId, topic) {
       subscriptions.delete(subKey(connectionId, topic));
-    },
-    async countSubscriptions(connectionId) {
-      return [...subscriptions.values()].filter((s) => s.connectionId === connectionId).length;
     },
     async listTopicSubscribers(topic) {
       return [...subscriptions.values()].filter((s) => s.topic === topic).map((s) => ({ ...s }));

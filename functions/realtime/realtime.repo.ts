@@ -3,17 +3,18 @@ import {
   DeleteCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GUEST_USER_ID } from '../../shared/realtime/messages';
+import { cancellationReasons } from '../core/dynamo';
 import {
   CONNECTION_TYPE,
   connectionKey,
   connectionPartition,
-  SUBSCRIPTION_SK_PREFIX,
   SUBSCRIPTION_TYPE,
   subscriptionKey,
   topicPartition,
@@ -46,13 +47,40 @@ export interface RealtimeRepo {
   /** Deletes the connection and its subscriptions. */
   deleteConnection(connectionId: string): Promise<void>;
   listUserConnections(userId: string): Promise<ConnectionRecord[]>;
-  putSubscription(subscription: SubscriptionRecord): Promise<void>;
+  /**
+   * Adds a subscription unless the connection already has `max` (atomic: the connection item's
+   * `subscriptions` counter moves in the same transaction, conditioned on being below `max`, so a
+   * burst of concurrent subscribes never overshoots). 'exists' when it was there already (nothing
+   * changes); 'limit' when the connection is full (or gone).
+   */
+  addSubscription(
+    subscription: SubscriptionRecord,
+    max: number,
+  ): Promise<'added' | 'exists' | 'limit'>;
+  /** Removes a subscription and decrements the counter in one transaction; a no-op if absent. */
   deleteSubscription(connectionId: string, topic: string): Promise<void>;
-  countSubscriptions(connectionId: string): Promise<number>;
   listTopicSubscribers(topic: string): Promise<SubscriptionRecord[]>;
 }
 
 const BATCH_WRITE_MAX = 25;
+/** Transactions lost to a concurrent one on the same connection item are tried again. */
+const CONFLICT_RETRIES = 30;
+
+async function withConflictRetries<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const conflict = cancellationReasons(error)?.some(
+        (reason) => reason.Code === 'TransactionConflict',
+      );
+      if (!conflict || tries >= CONFLICT_RETRIES) throw error;
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** tries)),
+      );
+    }
+  }
+}
 
 /** The realtime domain's only DynamoDB caller. */
 export function createRealtimeRepo(deps: {
@@ -159,39 +187,85 @@ export function createRealtimeRepo(deps: {
       }));
     },
 
-    async putSubscription(subscription) {
-      await doc.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...subscriptionKey(subscription.connectionId, subscription.topic),
-            ...topicSubscribersIndexKeys(subscription.topic, subscription.connectionId),
-            type: SUBSCRIPTION_TYPE,
-            ...subscription,
+    async addSubscription(subscription, max) {
+      const items = [
+        {
+          Update: {
+            TableName: tableName,
+            Key: connectionKey(subscription.connectionId),
+            UpdateExpression: 'SET subscriptions = if_not_exists(subscriptions, :zero) + :one',
+            ConditionExpression:
+              'attribute_exists(pk) AND (attribute_not_exists(subscriptions) OR subscriptions < :max)',
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
           },
-        }),
-      );
+        },
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...subscriptionKey(subscription.connectionId, subscription.topic),
+              ...topicSubscribersIndexKeys(subscription.topic, subscription.connectionId),
+              type: SUBSCRIPTION_TYPE,
+              ...subscription,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ];
+      return withConflictRetries(async () => {
+        try {
+          await doc.send(new TransactWriteCommand({ TransactItems: items }));
+          return 'added' as const;
+        } catch (error) {
+          const reasons = cancellationReasons(error);
+          if (reasons?.[1]?.Code === 'ConditionalCheckFailed') return 'exists' as const;
+          if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return 'limit' as const;
+          throw error;
+        }
+      });
     },
 
     async deleteSubscription(connectionId, topic) {
-      await doc.send(
-        new DeleteCommand({ TableName: tableName, Key: subscriptionKey(connectionId, topic) }),
-      );
-    },
-
-    async countSubscriptions(connectionId) {
-      const result = await doc.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sub)',
-          ExpressionAttributeValues: {
-            ':pk': connectionPartition(connectionId),
-            ':sub': SUBSCRIPTION_SK_PREFIX,
-          },
-          Select: 'COUNT',
-        }),
-      );
-      return result.Count ?? 0;
+      await withConflictRetries(async () => {
+        try {
+          await doc.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Delete: {
+                    TableName: tableName,
+                    Key: subscriptionKey(connectionId, topic),
+                    ConditionExpression: 'attribute_exists(pk)',
+                  },
+                },
+                {
+                  Update: {
+                    TableName: tableName,
+                    Key: connectionKey(connectionId),
+                    UpdateExpression: 'SET subscriptions = subscriptions - :one',
+                    ConditionExpression: 'attribute_exists(pk) AND subscriptions > :zero',
+                    ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+                  },
+                },
+              ],
+            }),
+          );
+        } catch (error) {
+          const reasons = cancellationReasons(error);
+          if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return; // not subscribed
+          if (reasons?.[1]?.Code === 'ConditionalCheckFailed') {
+            // The connection is gone (or predates the counter): drop the subscription alone.
+            await doc.send(
+              new DeleteCommand({
+                TableName: tableName,
+                Key: subscriptionKey(connectionId, topic),
+              }),
+            );
+            return;
+          }
+          throw error;
+        }
+      });
     },
 
     async listTopicSubscribers(topic) {

@@ -172,8 +172,8 @@ describe('connect / disconnect', () => {
       request({ query: userQuery('u1') }),
       NOW,
     );
-    await repo.putSubscription({ connectionId: 'c1=', topic: 'offering:oF1', ttl: 1 });
-    await repo.putSubscription({ connectionId: 'c2=', topic: 'offering:oF1', ttl: 1 });
+    await repo.addSubscription({ connectionId: 'c1=', topic: 'offering:oF1', ttl: 1 }, 50);
+    await repo.addSubscription({ connectionId: 'c2=', topic: 'offering:oF1', ttl: 1 }, 50);
     await disconnect({ repo }, { connectionId: 'c1=' });
     expect(repo.connections.size).toBe(0);
     expect([...repo.subscriptions.values()].map((s) => s.connectionId)).toEqual(['c2=']);
@@ -239,7 +239,10 @@ describe('$default messages', () => {
   it('caps the topics of one connection', async () => {
     const deps = setup();
     for (let i = 0; i < MAX_SUBSCRIPTIONS_PER_CONNECTION; i += 1) {
-      await deps.repo.putSubscription({ connectionId: 'c1=', topic: `item:i${i}`, ttl: 1 });
+      await deps.repo.addSubscription(
+        { connectionId: 'c1=', topic: `item:i${i}`, ttl: 1 },
+        MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      );
     }
     await send(deps, JSON.stringify({ action: 'subscribe', topic: 'offering:oF1' }));
     expect(deps.sender.sent[0]?.data).toMatchObject({ type: 'error', code: 'invalid_request' });

@@ -1,7 +1,17 @@
 import * as z from 'zod';
 import type { ZodType } from 'zod';
-import { apiSchemas, errorBodySchema } from '../../shared/schemas/api';
-import { httpRoutes, type HttpRoute } from '../routes';
+import type { RouteDeclaration } from '../core/route';
+import { httpRoutes } from '../routes';
+
+/** The error answer of every call (docs/api.md "Conventions"). */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+    requestId: z.string(),
+  }),
+});
 
 type JsonSchema = Record<string, unknown>;
 
@@ -27,24 +37,23 @@ function parameters(schema: ZodType | undefined, where: 'query' | 'path'): unkno
   }));
 }
 
-function operation(route: HttpRoute) {
-  const key = `${route.method} ${route.path}`;
-  const call = apiSchemas[key];
-  if (call === undefined) throw new Error(`no schemas for ${key} in shared/schemas/api.ts`);
-  const status = String(call.responseStatus ?? 200);
+function operation(route: RouteDeclaration) {
+  const call = route;
+  const request = route.request ?? {};
+  const status = String(route.status ?? 200);
   const errorContent = { 'application/json': { schema: jsonSchema(errorBodySchema, 'output') } };
   return {
     summary: call.summary,
-    tags: call.tags,
+    tags: [...call.tags],
     operationId: route.handler.replace(/\/handlers\//, '.').replace(/[^A-Za-z0-9.]+/g, '_'),
     ...(route.auth === 'public' ? { security: [] } : {}),
-    parameters: [...parameters(call.path, 'path'), ...parameters(call.query, 'query')],
-    ...(call.body === undefined
+    parameters: [...parameters(request.path, 'path'), ...parameters(request.query, 'query')],
+    ...(request.body === undefined
       ? {}
       : {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(call.body, 'input') } },
+            content: { 'application/json': { schema: jsonSchema(request.body, 'input') } },
           },
         }),
     responses:
@@ -70,7 +79,7 @@ function operation(route: HttpRoute) {
   };
 }
 
-/** The OpenAPI 3.1 document of the route table, generated from the zod schemas. */
+/** The OpenAPI 3.1 document of the route table, generated from the calls' declarations. */
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of httpRoutes) {

@@ -1,10 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { checkEmailPathSchema } from '../../../shared/schemas/accounts';
+import { httpHandler } from '../../http';
+import { accountsRoutes } from '../accounts.routes';
 import { checkAvailability } from '../register';
 import { accountsRepo } from '../register.deps';
 
 /** GET /api/users/check-email/{value} */
-export const handler = httpHandler(
-  { auth: 'public', path: checkEmailPathSchema },
-  async ({ path }) => checkAvailability({ repo: accountsRepo() }, 'email', path.value),
+export const handler = httpHandler(accountsRoutes.checkEmail, async ({ path }) =>
+  checkAvailability({ repo: accountsRepo() }, 'email', path.value),
 );

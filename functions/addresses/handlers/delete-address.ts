@@ -1,11 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { addressPathSchema } from '../../../shared/schemas/addresses';
-import { deleteAddress, ownerOf } from '../addresses';
+import { httpHandler } from '../../http';
+import { addressesRoutes } from '../addresses.routes';
+import { deleteAddress } from '../addresses';
 import { addressesDeps } from '../addresses.deps';
 
 /** DELETE /api/users/{id}/deleteaddress/{addressId} */
-export const handler = httpHandler(
-  { auth: 'user', path: addressPathSchema },
-  async ({ path, auth }) =>
-    deleteAddress(addressesDeps(), { userId: ownerOf(auth, path.id), addressId: path.addressId }),
+export const handler = httpHandler(addressesRoutes.deleteAddress, async ({ path }) =>
+  deleteAddress(addressesDeps(), { userId: path.id, addressId: path.addressId }),
 );

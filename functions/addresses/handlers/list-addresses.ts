@@ -1,9 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { userPathSchema } from '../../../shared/schemas/addresses';
-import { listAddresses, ownerOf } from '../addresses';
+import { httpHandler } from '../../http';
+import { addressesRoutes } from '../addresses.routes';
+import { listAddresses } from '../addresses';
 import { addressesDeps } from '../addresses.deps';
 
 /** GET /api/users/{id}/addresses */
-export const handler = httpHandler({ auth: 'user', path: userPathSchema }, async ({ path, auth }) =>
-  listAddresses(addressesDeps(), { userId: ownerOf(auth, path.id) }),
+export const handler = httpHandler(addressesRoutes.listAddresses, async ({ path }) =>
+  listAddresses(addressesDeps(), { userId: path.id }),
 );

@@ -1,11 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { isFollowerBodySchema } from '../../../shared/schemas/follows';
+import { httpHandler } from '../../http';
+import { followsRoutes } from '../follows.routes';
 import { callerIdOf, isFollower } from '../follows';
 import { followsRepo } from '../follows.deps';
 
 /** POST /api/rels/check/is-follower */
-export const handler = httpHandler(
-  { auth: 'user', body: isFollowerBodySchema },
-  async ({ body, auth }) =>
-    isFollower({ repo: followsRepo() }, { callerId: callerIdOf(auth), follower: body.follower }),
+export const handler = httpHandler(followsRoutes.isFollower, async ({ body, auth }) =>
+  isFollower({ repo: followsRepo() }, { callerId: callerIdOf(auth), follower: body.follower }),
 );

@@ -1,11 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { isFollowingBodySchema } from '../../../shared/schemas/follows';
+import { httpHandler } from '../../http';
+import { followsRoutes } from '../follows.routes';
 import { callerIdOf, isFollowing } from '../follows';
 import { followsRepo } from '../follows.deps';
 
 /** POST /api/rels/check/is-following */
-export const handler = httpHandler(
-  { auth: 'user', body: isFollowingBodySchema },
-  async ({ body, auth }) =>
-    isFollowing({ repo: followsRepo() }, { callerId: callerIdOf(auth), followed: body.followed }),
+export const handler = httpHandler(followsRoutes.isFollowing, async ({ body, auth }) =>
+  isFollowing({ repo: followsRepo() }, { callerId: callerIdOf(auth), followed: body.followed }),
 );

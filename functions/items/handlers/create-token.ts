@@ -1,29 +1,23 @@
-import { DomainError } from '../../core/errors';
-import { httpHandler } from '../../core/http';
-import { createItemBodySchema, itemsUserPathSchema } from '../../../shared/schemas/items';
+import { httpHandler } from '../../http';
+import { itemsRoutes } from '../items.routes';
+import { createItemBodySchema } from '../../../shared/schemas/items';
 import { readSwitches } from '../../../shared/switches';
 import { createItem } from '../create-item';
-import { requireCaller } from '../items';
 import { createItemDeps } from '../items.deps';
 
-const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;
-
-/** POST /api/users/{id}/token/create (header Idempotency-Key required) */
+/**
+ * POST /api/users/{id}/token/create (header Idempotency-Key required: the route's option). The
+ * body schema follows this deployment's mintableTypes switch.
+ */
 export const handler = httpHandler(
-  {
-    auth: 'user',
-    path: itemsUserPathSchema,
-    body: createItemBodySchema({ mintableTypes: readSwitches(process.env).mintableTypes }),
+  itemsRoutes.createToken,
+  async ({ path, body, idempotencyKey, now }) => {
+    if (idempotencyKey === undefined) throw new Error('idempotency middleware let a call through');
+    return createItem(
+      createItemDeps(),
+      { userId: path.id, idempotencyKey, contract: body.contract },
+      now,
+    );
   },
-  async ({ path, body, auth, event, now }) => {
-    const userId = requireCaller(auth, path.id);
-    const idempotencyKey = event.headers?.['idempotency-key'];
-    if (idempotencyKey === undefined || !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-      throw new DomainError('invalid_request', {
-        message: 'The Idempotency-Key header is required (8–128 letters, digits, _ . : -).',
-        fields: { 'Idempotency-Key': 'forms.validation.required' },
-      });
-    }
-    return createItem(createItemDeps(), { userId, idempotencyKey, contract: body.contract }, now);
-  },
+  { body: createItemBodySchema({ mintableTypes: readSwitches(process.env).mintableTypes }) },
 );

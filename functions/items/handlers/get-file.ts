@@ -1,12 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { itemPathSchema } from '../../../shared/schemas/items';
-import { requireCaller } from '../items';
+import { httpHandler } from '../../http';
+import { itemsRoutes } from '../items.routes';
 import { queriesDeps } from '../items.deps';
 import { getFileLink } from '../queries';
 
 /** GET /api/users/{id}/token/{itemId}/file */
-export const handler = httpHandler(
-  { auth: 'user', path: itemPathSchema },
-  async ({ path, auth, now }) =>
-    getFileLink(queriesDeps(), { userId: requireCaller(auth, path.id), itemId: path.itemId }, now),
+export const handler = httpHandler(itemsRoutes.getFile, async ({ path, now }) =>
+  getFileLink(queriesDeps(), { userId: path.id, itemId: path.itemId }, now),
 );

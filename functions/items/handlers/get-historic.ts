@@ -1,9 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { historyPathSchema } from '../../../shared/schemas/items';
+import { httpHandler } from '../../http';
+import { itemsRoutes } from '../items.routes';
 import { queriesDeps } from '../items.deps';
 import { getHistory } from '../queries';
 
 /** GET /api/users/{id}/token/gethistoric/{nftuniqueid} */
-export const handler = httpHandler({ auth: 'public', path: historyPathSchema }, async ({ path }) =>
+export const handler = httpHandler(itemsRoutes.getHistoric, async ({ path }) =>
   getHistory(queriesDeps(), { nftuniqueid: path.nftuniqueid }),
 );

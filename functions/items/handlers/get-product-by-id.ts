@@ -1,6 +1,7 @@
 import { accessTokenVerifier } from '../../core/access-token';
-import { httpHandler, type HttpEvent } from '../../core/http';
-import { itemPathSchema } from '../../../shared/schemas/items';
+import { httpHandler } from '../../http';
+import { itemsRoutes } from '../items.routes';
+import { type HttpEvent } from '../../core/http';
 import { queriesDeps } from '../items.deps';
 import { getProductById } from '../queries';
 
@@ -20,8 +21,6 @@ async function callerOf(event: HttpEvent): Promise<string | null> {
 }
 
 /** POST /api/users/{id}/token/getproductbyid/{itemId} */
-export const handler = httpHandler(
-  { auth: 'public', path: itemPathSchema },
-  async ({ path, event }) =>
-    getProductById(queriesDeps(), { itemId: path.itemId, callerId: await callerOf(event) }),
+export const handler = httpHandler(itemsRoutes.getProductById, async ({ path, event }) =>
+  getProductById(queriesDeps(), { itemId: path.itemId, callerId: await callerOf(event) }),
 );

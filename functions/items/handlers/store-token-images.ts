@@ -1,12 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { itemsUserPathSchema, uploadRequestSchema } from '../../../shared/schemas/items';
-import { requireCaller } from '../items';
+import { httpHandler } from '../../http';
+import { itemsRoutes } from '../items.routes';
 import { uploadsDeps } from '../items.deps';
 import { createUpload } from '../uploads';
 
 /** POST /api/users/{id}/store-token-images */
-export const handler = httpHandler(
-  { auth: 'user', path: itemsUserPathSchema, body: uploadRequestSchema },
-  async ({ path, body, auth, now }) =>
-    createUpload(uploadsDeps(), { userId: requireCaller(auth, path.id), body }, now),
+export const handler = httpHandler(itemsRoutes.storeTokenImages, async ({ path, body, now }) =>
+  createUpload(uploadsDeps(), { userId: path.id, body }, now),
 );

@@ -1,16 +1,13 @@
-import { httpHandler } from '../../core/http';
-import { itemsUserPathSchema, switchVisibilityBodySchema } from '../../../shared/schemas/items';
-import { requireCaller } from '../items';
+import { httpHandler } from '../../http';
+import { itemsRoutes } from '../items.routes';
 import { queriesDeps } from '../items.deps';
 import { switchVisibility } from '../queries';
 
 /** POST /api/users/{id}/token/switch-visibility */
-export const handler = httpHandler(
-  { auth: 'user', path: itemsUserPathSchema, body: switchVisibilityBodySchema },
-  async ({ path, body, auth }) =>
-    switchVisibility(queriesDeps(), {
-      userId: requireCaller(auth, path.id),
-      itemId: body.item_id,
-      visible: body.visible,
-    }),
+export const handler = httpHandler(itemsRoutes.switchVisibility, async ({ path, body }) =>
+  switchVisibility(queriesDeps(), {
+    userId: path.id,
+    itemId: body.item_id,
+    visible: body.visible,
+  }),
 );

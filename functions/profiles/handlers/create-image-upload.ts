@@ -1,14 +1,13 @@
-import { httpHandler } from '../../core/http';
-import { imageUploadBodySchema, profileUserPathSchema } from '../../../shared/schemas/profiles';
-import { requireOwner } from '../profiles';
+import { httpHandler } from '../../http';
+import { profilesRoutes } from '../profiles.routes';
 import { createImageUpload } from '../profile-images';
 import { profilesDeps } from '../profiles.deps';
 
 /** POST /api/users/{id}/images/upload */
 export const handler = httpHandler(
-  { auth: 'user', path: profileUserPathSchema, body: imageUploadBodySchema },
-  async ({ path, body, auth, now }) => {
-    const userId = requireOwner(auth, path.id);
+  profilesRoutes.createImageUpload,
+  async ({ path, body, now }) => {
+    const userId = path.id;
     return createImageUpload(profilesDeps(), { userId, body }, now);
   },
 );

@@ -1,9 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { nickPathSchema } from '../../../shared/schemas/profiles';
+import { httpHandler } from '../../http';
+import { profilesRoutes } from '../profiles.routes';
 import { getProfileByNick } from '../profiles';
 import { profilesDeps } from '../profiles.deps';
 
 /** GET /api/users/get-by-nickname/{nick} */
-export const handler = httpHandler({ auth: 'public', path: nickPathSchema }, async ({ path }) =>
+export const handler = httpHandler(profilesRoutes.getByNickname, async ({ path }) =>
   getProfileByNick(profilesDeps(), path.nick),
 );

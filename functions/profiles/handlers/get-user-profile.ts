@@ -1,10 +1,9 @@
-import { httpHandler } from '../../core/http';
-import { profileUserPathSchema } from '../../../shared/schemas/profiles';
-import { getOwnProfile, requireOwner } from '../profiles';
+import { httpHandler } from '../../http';
+import { profilesRoutes } from '../profiles.routes';
+import { getOwnProfile } from '../profiles';
 import { profilesDeps } from '../profiles.deps';
 
 /** GET /api/users/{id}/user-profile */
-export const handler = httpHandler(
-  { auth: 'user', path: profileUserPathSchema },
-  async ({ path, auth }) => getOwnProfile(profilesDeps(), requireOwner(auth, path.id)),
+export const handler = httpHandler(profilesRoutes.getUserProfile, async ({ path }) =>
+  getOwnProfile(profilesDeps(), path.id),
 );

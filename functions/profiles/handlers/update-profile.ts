@@ -1,13 +1,10 @@
-import { httpHandler } from '../../core/http';
-import { profileUserPathSchema, updateProfileSchema } from '../../../shared/schemas/profiles';
-import { requireOwner, updateProfile } from '../profiles';
+import { httpHandler } from '../../http';
+import { profilesRoutes } from '../profiles.routes';
+import { updateProfile } from '../profiles';
 import { profilesDeps } from '../profiles.deps';
 
 /** PUT /api/users/{id} */
-export const handler = httpHandler(
-  { auth: 'user', path: profileUserPathSchema, body: updateProfileSchema },
-  async ({ path, body, auth, now }) => {
-    const userId = requireOwner(auth, path.id);
-    return updateProfile(profilesDeps(), { userId, body }, now);
-  },
-);
+export const handler = httpHandler(profilesRoutes.updateProfile, async ({ path, body, now }) => {
+  const userId = path.id;
+  return updateProfile(profilesDeps(), { userId, body }, now);
+});

@@ -1,5 +1,5 @@
 import { accessTokenVerifier } from '../../core/access-token';
-import { sessionCheck } from '../../sessions/sessions.deps';
+import { sessionCheck } from '../../accounts/index';
 import { connect, identifyByToken, type IdentifyConnection } from '../connect';
 import { realtimeDeps } from '../realtime.deps';
 import { connectRequestOf, wsHandler } from '../ws-handler';

@@ -1,8 +1,9 @@
 import { DomainError } from '../../core/errors';
-import { httpHandler } from '../../core/http';
+import { httpHandler } from '../../http';
+import { systemRoutes } from '../system.routes';
 
 /** ANY /api/{proxy+}: no call matches the method and path. */
-export const handler = httpHandler({ auth: 'public' }, async ({ event }) => {
+export const handler = httpHandler(systemRoutes.notFound, async ({ event }) => {
   throw new DomainError('not_found', {
     message: `No API call matches ${event.requestContext.http.method} ${event.rawPath}.`,
   });

@@ -1,4 +1,4 @@
-import type { AccountStatus } from '../accounts/accounts.repo';
+import type { AccountStatus } from './accounts.repo';
 
 /**
  * The per-call session rule (issue 3 items 4 and 11). API Gateway's JWT authorizer, and the local

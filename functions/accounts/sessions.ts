@@ -1,7 +1,7 @@
 import { DomainError } from '../core/errors';
 import { logger } from '../core/logger';
 import type { AuthContext } from '../core/auth';
-import type { AccountStatus } from '../accounts/accounts.repo';
+import type { AccountStatus } from './accounts.repo';
 import { sessionVerdict } from './sessions.rules';
 
 /**
@@ -9,7 +9,10 @@ import { sessionVerdict } from './sessions.rules';
  * The table is authoritative (the per-call check reads it); Cognito is told too, so refresh
  * tokens stop working (AdminUserGlobalSignOut) and a blocked user cannot sign in
  * (AdminDisableUser; the login triggers also refuse `blocked` accounts with `login.errors.403`).
- * Table first, then Cognito: a Cognito failure answers 500 and a retry repeats both (idempotent).
+ * Logout and block also close the user's open live-channel connections (issue 8 §4), so a socket
+ * opened before cannot receive the user's private events after.
+ * Table first, then the live channel, then Cognito: a failure answers 500 and a retry repeats
+ * every step (each is idempotent).
  */
 export interface SessionsStore {
   /** The caller's account status (one strongly consistent read); undefined: no account. */
@@ -27,9 +30,16 @@ export interface SessionsDirectory {
   enableUser(userId: string): Promise<void>;
 }
 
+/** The live channel (functions/realtime closeUserConnections): the user's open sockets. */
+export interface SessionsLiveChannel {
+  /** Closes every open connection of the user and deletes their records. */
+  closeUserConnections(userId: string): Promise<unknown>;
+}
+
 export interface SessionsDeps {
   store: SessionsStore;
   directory: SessionsDirectory;
+  live: SessionsLiveChannel;
 }
 
 /** The per-call check the HTTP middleware runs for 'user' and 'admin' routes. */
@@ -74,6 +84,7 @@ export async function logout(deps: SessionsDeps, userId: string, now: Date): Pro
   if (!(await deps.store.revokeSessions(userId, revokedAt))) {
     throw new DomainError('unauthenticated', { message: 'Session Expired or not logged in' });
   }
+  await deps.live.closeUserConnections(userId);
   await deps.directory.globalSignOut(userId);
   return { userId, revokedAt };
 }
@@ -102,6 +113,7 @@ export async function blockUser(
   if (!(await deps.store.setBlocked(input.userId, true, now.toISOString()))) {
     throw new DomainError('users.errors.not_found', { message: 'User not found.' });
   }
+  await deps.live.closeUserConnections(input.userId);
   await deps.directory.disableUser(input.userId);
   await deps.directory.globalSignOut(input.userId);
   return { userId: input.userId, blocked: true };

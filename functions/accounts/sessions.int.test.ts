@@ -15,7 +15,7 @@ import {
   signUp,
   startLogin,
   type TestUser,
-} from '../accounts/testing/session';
+} from './testing/session';
 
 /**
  * Sessions through the local gateway with REAL tokens from the twin's local Cognito endpoint:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountStatus } from '../accounts/accounts.repo';
+import type { AccountStatus } from './accounts.repo';
 import { DomainError } from '../core/errors';
 import {
   blockUser,
@@ -38,6 +38,11 @@ function fakes(initial: Record<string, AccountStatus> = {}) {
           sessionsRevokedAt: blocked ? at : account.sessionsRevokedAt,
         });
         return true;
+      },
+    },
+    live: {
+      async closeUserConnections(userId) {
+        calls.push(`live close ${userId}`);
       },
     },
     directory: {
@@ -120,12 +125,19 @@ describe('createSessionCheck', () => {
 });
 
 describe('logout', () => {
-  it('revokes every session (table, then Cognito) and is idempotent', async () => {
+  it('revokes every session (table, live channel, then Cognito) and is idempotent', async () => {
     const { deps, accounts, calls } = fakes({ U1: active });
     const first = await logout(deps, 'U1', NOW);
     expect(first).toEqual({ userId: 'U1', revokedAt: NOW.toISOString() });
     await logout(deps, 'U1', new Date(NOW.getTime() + 1000));
-    expect(calls).toEqual(['revoke U1', 'cognito signout U1', 'revoke U1', 'cognito signout U1']);
+    expect(calls).toEqual([
+      'revoke U1',
+      'live close U1',
+      'cognito signout U1',
+      'revoke U1',
+      'live close U1',
+      'cognito signout U1',
+    ]);
     const old = { auth_time: seconds('2026-11-22T08:00:00Z') };
     expect(sessionVerdict(accounts.get('U1'), old)).toMatchObject({ ok: false });
   });
@@ -137,14 +149,19 @@ describe('logout', () => {
 });
 
 describe('block and unblock', () => {
-  it('blocks: flag and revocation in the table, then Cognito disable and global sign-out', async () => {
+  it('blocks: flag and revocation in the table, live connections closed, then Cognito', async () => {
     const { deps, accounts, calls } = fakes({ U1: active, ADMIN: active });
     await expect(blockUser(deps, { adminId: 'ADMIN', userId: 'U1' }, NOW)).resolves.toEqual({
       userId: 'U1',
       blocked: true,
     });
     expect(accounts.get('U1')).toEqual({ blocked: true, sessionsRevokedAt: NOW.toISOString() });
-    expect(calls).toEqual(['block U1', 'cognito disable U1', 'cognito signout U1']);
+    expect(calls).toEqual([
+      'block U1',
+      'live close U1',
+      'cognito disable U1',
+      'cognito signout U1',
+    ]);
   });
 
   it('unblocks: the flag goes, revocation stays (old tokens stay refused), Cognito enabled', async () => {

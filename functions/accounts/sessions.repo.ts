@@ -1,6 +1,6 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accountKey } from '../accounts/accounts.keys';
-import { readAccountStatus } from '../accounts/accounts.repo';
+import { accountKey } from './accounts.keys';
+import { readAccountStatus } from './accounts.repo';
 import type { SessionsStore } from './sessions';
 
 /**

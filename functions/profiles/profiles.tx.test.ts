@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterStateOf, followersCounterUpdate, nextCounter } from './followers-counter';
+import { counterStateOf, followersCounterUpdate, nextCounter } from './profiles.tx';
 
 describe('followers counter', () => {
   it.each([

@@ -4,7 +4,7 @@ import type { ImageKind, ProfileImageType } from '../../shared/schemas/profiles'
 import { PROFILE_IMAGE_TYPES } from '../../shared/schemas/profiles';
 
 /**
- * Profile images, server side: the real type from the file's magic bytes (file-type; the declared
+ * Images, server side (profiles and items): the real type from the file's magic bytes (file-type; the declared
  * Content-Type and the file name are not trusted), then a re-encode with sharp to WebP: rotated
  * by its EXIF orientation, metadata stripped (sharp writes none unless asked), resized.
  *   avatar: 400×400 cover crop + a 96×96 thumbnail;   cover: at most 1500 px wide.
@@ -25,12 +25,21 @@ export const IMAGE_OUTPUTS = {
 /** Pixels above which an input is refused (decompression bombs): 40 megapixels. */
 export const MAX_INPUT_PIXELS = 40_000_000;
 
-export async function detectImageType(bytes: Uint8Array): Promise<ProfileImageType | undefined> {
-  const detected = await fileTypeFromBuffer(bytes);
-  const mime = detected?.mime;
-  return (PROFILE_IMAGE_TYPES as readonly string[]).includes(mime ?? '')
-    ? (mime as ProfileImageType)
-    : undefined;
+/**
+ * The real type of the bytes by their magic bytes (file-type), when it is one of `allowed`; the
+ * declared Content-Type and the file name are never trusted.
+ */
+export async function detectType<T extends string>(
+  bytes: Uint8Array,
+  allowed: readonly T[],
+): Promise<T | undefined> {
+  const mime = (await fileTypeFromBuffer(bytes))?.mime;
+  return (allowed as readonly string[]).includes(mime ?? '') ? (mime as T) : undefined;
+}
+
+/** A profile image's real type (png, jpeg or bmp). */
+export function detectImageType(bytes: Uint8Array): Promise<ProfileImageType | undefined> {
+  return detectType(bytes, PROFILE_IMAGE_TYPES);
 }
 
 export class InvalidImage extends Error {

@@ -1,0 +1,88 @@
+import type { ZodType } from 'zod';
+
+/**
+ * A call's declaration: THE one place a call is listed. Each domain declares its calls in
+ * `functions/<domain>/<domain>.routes.ts`; `functions/routes.ts` composes them into the route
+ * table (CDK makes one Lambda and one HTTP API route per entry, the local gateway answers the same
+ * entries), GET /api/openapi.json is generated from them, and each handler hands its declaration to
+ * `httpHandler`, so auth, validation and the middleware options come from here too.
+ */
+
+/** 'ANY' matches every method (API Gateway semantics); used only by the catch-all. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+/** 'public' needs no token; 'user' needs a valid access token; 'admin' a token of an admin. */
+export type AuthLevel = 'public' | 'user' | 'admin';
+/**
+ * The CloudFormation stack the function lives in (stacks are split by domain group to stay under
+ * 500 resources each).
+ */
+export type StackGroup = 'core' | 'accounts' | 'market' | 'orders' | 'social';
+
+/** What the deployment needs of a call (CDK, the local gateway, the bundler). */
+export interface HttpRoute {
+  method: HttpMethod;
+  /** API Gateway path syntax: `/api/users/{nick}`. Always starts with `/api/`. */
+  path: string;
+  /** The module path under `functions/` without extension; the module exports `handler`. */
+  handler: string;
+  auth: AuthLevel;
+  group: StackGroup;
+  /**
+   * What the function may touch, where the method's default (GET reads the table; other methods
+   * write it and the buckets) is not enough. CDK grants exactly this.
+   */
+  access?: {
+    table?: 'read' | 'write';
+    images?: 'read' | 'write' | 'readwrite';
+    files?: 'read' | 'write' | 'readwrite';
+  };
+  /** Native modules the handler loads at run time (kept out of the bundle, shipped beside it). */
+  native?: readonly string[];
+  /** Memory in MB when the default (512) is not enough, e.g. image processing. */
+  memoryMb?: number;
+  /**
+   * The handler publishes to the live channel (functions/realtime publishToUser/Topic): CDK gives
+   * it the WebSocket connections endpoint and `execute-api:ManageConnections`.
+   */
+  live?: boolean;
+}
+
+/**
+ * The Idempotency-Key header: 'required' refuses a call without one (400 `invalid_request` on
+ * `Idempotency-Key`), 'optional' accepts its absence; a malformed key is always 400. The use case
+ * receives the key (core/idempotency.ts stores and checks the replays).
+ */
+export type IdempotencyOption = 'required' | 'optional';
+
+/** A call as declared: the deployment fields, its contract, and the middleware options. */
+export interface RouteDeclaration<P = unknown, Q = unknown, B = unknown> extends HttpRoute {
+  /** One line for OpenAPI: what the call does, its notable answers. */
+  summary: string;
+  tags: readonly string[];
+  request?: { path?: ZodType<P>; query?: ZodType<Q>; body?: ZodType<B> };
+  /** Schema of `data` in the success answer (of the whole answer when `unwrapped`). */
+  response: ZodType;
+  /** Success status when not 200 (201 for creations; 404 for the catch-all). */
+  status?: number;
+  /** The answer is the document itself, not `{ data }` (OpenAPI). */
+  unwrapped?: boolean;
+  /**
+   * The name of a path parameter that must be the caller's own user id: 401 for guests, 403
+   * `forbidden` for anyone else (DESIGN §4: a user id in the path is a capability of its owner).
+   */
+  owner?: string;
+  idempotency?: IdempotencyOption;
+}
+
+/** Declares a call; keeps the schemas' types for `httpHandler`. */
+export function route<P = undefined, Q = undefined, B = undefined>(
+  declaration: RouteDeclaration<P, Q, B>,
+): RouteDeclaration<P, Q, B> {
+  if (declaration.owner !== undefined && declaration.auth === 'public') {
+    throw new Error(`${declaration.method} ${declaration.path}: owner needs a 'user' route`);
+  }
+  if (declaration.owner !== undefined && !declaration.path.includes(`{${declaration.owner}}`)) {
+    throw new Error(`${declaration.method} ${declaration.path}: no {${declaration.owner}} in path`);
+  }
+  return declaration;
+}

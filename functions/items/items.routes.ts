@@ -1,0 +1,203 @@
+import { route } from '../core/route';
+import { PRODUCT_TYPES } from '../../shared/switches';
+import {
+  abandonedCreationSchema,
+  copiesPageSchema,
+  copiesQuerySchema,
+  createItemBodySchema,
+  creationProgressSchema,
+  fileLinkSchema,
+  historyPathSchema,
+  historySchema,
+  itemDetailSchema,
+  itemPageSchema,
+  itemPathSchema,
+  itemsUserPathSchema,
+  myProductsBodySchema,
+  publicProductsBodySchema,
+  switchVisibilityBodySchema,
+  uploadConfirmBodySchema,
+  uploadRequestSchema,
+  uploadTicketSchema,
+  uploadedSchema,
+  userLimitsSchema,
+  visibilitySchema,
+} from '../../shared/schemas/items';
+
+/**
+ * The items domain's HTTP calls: THE one list of them (functions/core/route.ts). functions/routes.ts
+ * composes every domain's list; OpenAPI is generated from these declarations; each handler passes
+ * its declaration to httpHandler.
+ */
+export const itemsRoutes = {
+  // Items (issue 4; spec 000 §5, §7 token/*, store-token-images, get-user-limits): functions/items.
+  storeTokenImages: route({
+    method: 'POST',
+    path: '/api/users/{id}/store-token-images',
+    handler: 'items/handlers/store-token-images',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'write', images: 'write', files: 'write' },
+    summary:
+      'A presigned POST for an item image (≤ 8 MB; png, jpeg, webp, bmp, gif; 400 forms.validation.image.size / .type) or the attached file (≤ 20 MB, any type; 400 forms.validation.too_big); the policy pins size and Content-Type; expires in 5 minutes; {id} must be the caller (403). Replaces the multipart store-token-images',
+    tags: ['items'],
+    request: { path: itemsUserPathSchema, body: uploadRequestSchema },
+    response: uploadTicketSchema,
+    owner: 'id',
+  }),
+  confirmTokenImage: route({
+    method: 'POST',
+    path: '/api/users/{id}/store-token-images/confirm',
+    handler: 'items/handlers/confirm-token-image',
+    auth: 'user',
+    group: 'market',
+    // Reads the upload, writes the re-encoded images, deletes the original; sharp encodes.
+    access: { table: 'write', images: 'readwrite', files: 'read' },
+    native: ['sharp'],
+    memoryMb: 1024,
+    summary:
+      'Confirm an upload: images checked by magic bytes (else deleted, 400 forms.validation.image.type), re-encoded to WebP (≤ 1600 px and a 400 px thumbnail), original deleted; files recorded with size and type. The upload is usable by token/create for 24 h',
+    tags: ['items'],
+    request: { path: itemsUserPathSchema, body: uploadConfirmBodySchema },
+    response: uploadedSchema,
+    owner: 'id',
+  }),
+  createToken: route({
+    method: 'POST',
+    path: '/api/users/{id}/token/create',
+    handler: 'items/handlers/create-token',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'write' },
+    // Creation progress (item.creation) goes to the creator's connections.
+    live: true,
+    summary:
+      'Create an item with N numbered copies (spec 000 §5); header Idempotency-Key required: a retry with the same key and body resumes and converges, another body 409 idempotency.key_reused; 403 market.create_product.errors.limit; 503 market.create_product.errors.chunks / .store (retry resumes). Progress also live as `item.creation`',
+    tags: ['items'],
+    request: {
+      path: itemsUserPathSchema,
+      body: createItemBodySchema({ mintableTypes: [...PRODUCT_TYPES] }),
+    },
+    response: creationProgressSchema,
+    owner: 'id',
+    idempotency: 'required',
+  }),
+  abandonToken: route({
+    method: 'DELETE',
+    path: '/api/users/{id}/token/create/{itemId}',
+    handler: 'items/handlers/abandon-token',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'write' },
+    summary:
+      'Abandon a creation that is not done: copies, history and header deleted, limits and uploads released; 404 unknown or not the caller’s; 409 market.create_product.errors.done',
+    tags: ['items'],
+    request: { path: itemPathSchema },
+    response: abandonedCreationSchema,
+    owner: 'id',
+  }),
+  getUserLimits: route({
+    method: 'GET',
+    path: '/api/users/{id}/get-user-limits',
+    handler: 'items/handlers/get-user-limits',
+    auth: 'user',
+    group: 'market',
+    summary:
+      "The caller's creator limits (spec 001 §3): limitCapacity, overlay (file bytes), firestore (image bytes), mints used/limit, reached",
+    tags: ['items'],
+    request: { path: itemsUserPathSchema },
+    response: userLimitsSchema,
+    owner: 'id',
+  }),
+  getMyProducts: route({
+    method: 'POST',
+    path: '/api/users/{id}/token/getmyproducts',
+    handler: 'items/handlers/get-my-products',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'read' },
+    summary:
+      "The caller's holdings (tokenType items | tickets) or creations (onlyMint or tokenType creations), newest first; `last` is the cursor",
+    tags: ['items'],
+    request: { path: itemsUserPathSchema, body: myProductsBodySchema },
+    response: itemPageSchema,
+    owner: 'id',
+  }),
+  getPublicProducts: route({
+    method: 'POST',
+    path: '/api/users/{id}/token/getpublicproducts',
+    handler: 'items/handlers/get-public-products',
+    auth: 'public',
+    group: 'market',
+    access: { table: 'read' },
+    summary:
+      "Public: the visible holdings of sourceUserNick, newest first; {id} is not used ('-' for guests); 404 users.errors.not_found",
+    tags: ['items'],
+    request: { path: itemsUserPathSchema, body: publicProductsBodySchema },
+    response: itemPageSchema,
+  }),
+  getProductById: route({
+    method: 'POST',
+    path: '/api/users/{id}/token/getproductbyid/{itemId}',
+    handler: 'items/handlers/get-product-by-id',
+    auth: 'public',
+    group: 'market',
+    access: { table: 'read' },
+    summary:
+      'Public: an item with its first 50 copies; 404 until its creation is done; can_download for its creator or a holder (optional bearer token)',
+    tags: ['items'],
+    request: { path: itemPathSchema },
+    response: itemDetailSchema,
+  }),
+  listCopies: route({
+    method: 'GET',
+    path: '/api/users/{id}/token/{itemId}/copies',
+    handler: 'items/handlers/list-copies',
+    auth: 'public',
+    group: 'market',
+    summary: 'Public: copies of an item in serial order, 50 per page',
+    tags: ['items'],
+    request: { path: itemPathSchema, query: copiesQuerySchema },
+    response: copiesPageSchema,
+  }),
+  getHistoric: route({
+    method: 'GET',
+    path: '/api/users/{id}/token/gethistoric/{nftuniqueid}',
+    handler: 'items/handlers/get-historic',
+    auth: 'public',
+    group: 'market',
+    summary:
+      "Public: a copy's provenance, oldest first, verified against the copy's head hash (`verified`)",
+    tags: ['items'],
+    request: { path: historyPathSchema },
+    response: historySchema,
+  }),
+  switchVisibility: route({
+    method: 'POST',
+    path: '/api/users/{id}/token/switch-visibility',
+    handler: 'items/handlers/switch-visibility',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'write' },
+    summary:
+      "Show or hide a holding on the caller's public profile (getpublicproducts); 404 when the caller holds no copy",
+    tags: ['items'],
+    request: { path: itemsUserPathSchema, body: switchVisibilityBodySchema },
+    response: visibilitySchema,
+    owner: 'id',
+  }),
+  getFile: route({
+    method: 'GET',
+    path: '/api/users/{id}/token/{itemId}/file',
+    handler: 'items/handlers/get-file',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'read', files: 'read' },
+    summary:
+      'The attached file: a 5-minute presigned GET for its creator or a holder; others 403 forbidden',
+    tags: ['items'],
+    request: { path: itemPathSchema },
+    response: fileLinkSchema,
+    owner: 'id',
+  }),
+} as const;

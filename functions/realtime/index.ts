@@ -1,0 +1,11 @@
+/**
+ * The realtime domain's public module (the live channel): publishing to a user or a topic, and
+ * closing a user's connections (logout, block). Other domains import only this file.
+ */
+export {
+  closeUserConnections,
+  publishToTopic,
+  publishToUser,
+  type PublishDeps,
+  type PublishResult,
+} from './publish';

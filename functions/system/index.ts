@@ -1,0 +1,5 @@
+/**
+ * The system domain's public module: health, public config and the OpenAPI document.
+ */
+export { buildOpenApi } from './openapi';
+export { publicConfig } from './public-config';
