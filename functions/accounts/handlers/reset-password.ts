@@ -5,7 +5,7 @@ import { resetPassword } from '../password-reset';
 import { jsonBody, parseInput, passwordResetDeps } from '../password-reset.deps';
 
 /** POST /api/password/reset {password, token} (spec 001 §7). 404 while passwordLogin is off. */
-export const handler = httpHandler({ auth: 'public' }, async ({ event, now }) => {
+export const handler = httpHandler({ auth: 'public', ignoreBody: true }, async ({ event, now }) => {
   const deps = passwordResetDeps();
   if (!deps.passwordLogin) {
     throw new DomainError('not_found', { message: 'This page could not be found' });

@@ -1,8 +1,8 @@
 import { DomainError } from '../../core/errors';
 import { httpHandler } from '../../core/http';
 
-/** ANY /api/{proxy+}: no call matches the method and path. */
-export const handler = httpHandler({ auth: 'public' }, async ({ event }) => {
+/** ANY /api/{proxy+}: no call matches the method and path (404 whatever the body). */
+export const handler = httpHandler({ auth: 'public', ignoreBody: true }, async ({ event }) => {
   throw new DomainError('not_found', {
     message: `No API call matches ${event.requestContext.http.method} ${event.rawPath}.`,
   });
