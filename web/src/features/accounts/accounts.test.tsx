@@ -265,6 +265,7 @@ describe('login errors', () => {
       'login.errors.403',
     ],
     [namedError('TooManyRequestsException', 'Rate exceeded'), 'rate_limited'],
+    [namedError('ForbiddenException', 'Request not allowed due to WAF block.'), 'rate_limited'],
     [namedError('UserLambdaValidationException', 'failed with error rate_limited'), 'rate_limited'],
     [
       namedError(

@@ -22,6 +22,8 @@ export function loginErrorCode(error: unknown): string {
   if (wait !== null) return `${LOGIN_WAIT_CODE}:${wait[1]}`;
   if (
     status === 429 ||
+    // AWS WAF's per-IP limit on the user pool: "Request not allowed due to WAF block."
+    (name === 'ForbiddenException' && message.includes('waf')) ||
     name === 'TooManyRequestsException' ||
     name === 'LimitExceededException' ||
     name === 'TooManyFailedAttemptsException' ||
