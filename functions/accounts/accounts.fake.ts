@@ -9,6 +9,15 @@ import type {
   ResetTokenRecord,
 } from './accounts.repo';
 import type { PinRecord } from './pins';
+import { failureCountOf } from './accounts.repo';
+import {
+  loginFailuresKey,
+  loginPairFailuresKey,
+  loginPairFailuresSortKey,
+  loginTrustedSourceKey,
+  sourceFailuresKey,
+  type Key,
+} from './accounts.keys';
 import type { PinSender, ResetMailer } from './messages';
 import type { IdentityDirectory } from './identity';
 
@@ -19,7 +28,24 @@ export function fakeAccountsRepo() {
   const idempotency = new Map<string, IdempotencyRecord>();
   const profiles = new Map<string, Record<string, unknown>>();
   const pins = new Map<string, PinRecord>();
-  const failures = new Map<string, number>();
+  /** Failure counter items by `pk|sk`, as the table holds them. */
+  const failures = new Map<string, { pk: string; sk: string; count: number; lastAt: string }>();
+  /** Trusted sources: `pk|sk` → until. */
+  const trusted = new Map<string, string>();
+  const itemKey = (key: Key) => `${key.pk}|${key.sk}`;
+  const bump = (key: Key, at: string) => {
+    const item = failures.get(itemKey(key));
+    failures.set(itemKey(key), {
+      ...key,
+      count: (item?.count ?? 0) + 1,
+      lastAt: item === undefined || at > item.lastAt ? at : item.lastAt,
+    });
+  };
+  const items = (keys: Key[]) =>
+    keys.flatMap((key) => {
+      const item = failures.get(itemKey(key));
+      return item === undefined ? [] : [item];
+    });
   const calls: string[] = [];
   const guard = (field: UniqueField, value: string) => `${field}#${value}`;
 
@@ -74,12 +100,44 @@ export function fakeAccountsRepo() {
       calls.push('putPin');
       pins.set(record.challengeId, { ...record });
     },
-    async recordFailure({ challengeId, userName, hourBucket }) {
+    async recordFailure({ challengeId, userName, source, hourBucket, at }) {
       calls.push('recordFailure');
-      const key = `${userName.toLowerCase()}|${hourBucket}`;
-      failures.set(key, (failures.get(key) ?? 0) + 1);
+      bump(loginFailuresKey(userName, hourBucket), at);
+      if (source !== undefined) {
+        bump(sourceFailuresKey(source, hourBucket), at);
+        bump(loginPairFailuresKey(userName, source, hourBucket), at);
+      }
       const pin = challengeId === undefined ? undefined : pins.get(challengeId);
       if (pin !== undefined) pin.tries += 1;
+    },
+    async readThrottle({ userName, source, buckets, now }) {
+      calls.push('readThrottle');
+      const hours = [buckets.previous, buckets.current];
+      const account = failureCountOf(
+        items(hours.map((hour) => loginFailuresKey(userName, hour))),
+        buckets,
+      );
+      if (source === undefined) return { account, trusted: false };
+      const until = trusted.get(itemKey(loginTrustedSourceKey(userName, source)));
+      return {
+        account,
+        pair: failureCountOf(
+          items(hours.map((hour) => loginPairFailuresKey(userName, source, hour))),
+          {
+            previous: loginPairFailuresSortKey(source, buckets.previous),
+            current: loginPairFailuresSortKey(source, buckets.current),
+          },
+        ),
+        source: failureCountOf(
+          items(hours.map((hour) => sourceFailuresKey(source, hour))),
+          buckets,
+        ),
+        trusted: until !== undefined && Date.parse(until) > now.getTime(),
+      };
+    },
+    async trustSource({ userName, source, until }) {
+      calls.push('trustSource');
+      trusted.set(itemKey(loginTrustedSourceKey(userName, source)), until);
     },
     async retirePin(challengeId) {
       calls.push('retirePin');
@@ -102,13 +160,8 @@ export function fakeAccountsRepo() {
       }
       return true;
     },
-    async countFailures(userName, { previous, current }) {
-      calls.push('countFailures');
-      const name = userName.toLowerCase();
-      return (failures.get(`${name}|${previous}`) ?? 0) + (failures.get(`${name}|${current}`) ?? 0);
-    },
   };
-  return { repo, accounts, guards, idempotency, profiles, pins, failures, calls };
+  return { repo, accounts, guards, idempotency, profiles, pins, failures, trusted, calls };
 }
 
 export function fakePinSender() {

@@ -23,8 +23,14 @@ import {
   guardKey,
   REGISTER_IDEMPOTENCY_SCOPE,
   LOGIN_FAILURES_TYPE,
+  LOGIN_TRUSTED_SOURCE_TYPE,
   loginFailuresKey,
   loginFailuresPartition,
+  loginPairFailuresKey,
+  loginPairFailuresSortKey,
+  loginTrustedSourceKey,
+  sourceFailuresKey,
+  sourceFailuresPartition,
   PASSWORD_RESET_REQUESTS_TYPE,
   PASSWORD_RESET_TYPE,
   passwordResetKey,
@@ -36,6 +42,7 @@ import {
 import { PIN_RULES, pinTtl, type PinRecord, type PinStep } from './pins';
 import { cancellationReasons } from '../core/dynamo';
 import { idempotencyRecordPut } from '../core/idempotency';
+import { NO_FAILURES, type FailureCount, type ThrottleState } from './login-throttle';
 
 /** A user's private identity record (never answered to other users). */
 export interface AccountRecord {
@@ -116,11 +123,30 @@ export interface AccountsRepo {
 
   getPin(challengeId: string): Promise<PinRecord | undefined>;
   putPin(record: PinRecord): Promise<void>;
-  /** A wrong answer: the pin's tries + 1 and the login name's hourly failures + 1, atomically. */
+  /**
+   * A wrong answer, atomically: the pin's tries + 1 and the hourly failures + 1 of the login name,
+   * of the source and of the pair (the last two only with a source), each stamped with `at`.
+   */
   recordFailure(input: {
     challengeId: string | undefined;
     userName: string;
+    source: string | undefined;
     hourBucket: string;
+    at: string;
+    ttl: number;
+  }): Promise<void>;
+  /** The counters login-throttle.ts decides on (4 strongly consistent reads, in parallel). */
+  readThrottle(input: {
+    userName: string;
+    source: string | undefined;
+    buckets: { previous: string; current: string };
+    now: Date;
+  }): Promise<ThrottleState>;
+  /** A login completed from `source`: it is trusted for this login name until `until`. */
+  trustSource(input: {
+    userName: string;
+    source: string;
+    until: string;
     ttl: number;
   }): Promise<void>;
   /** A RESEND after the cooldown: the pin is retired (its next challenge carries a new pin). */
@@ -136,7 +162,25 @@ export interface AccountsRepo {
     step: PinStep;
     profile: UpdateIntent | undefined;
   }): Promise<boolean>;
-  countFailures(userName: string, buckets: { previous: string; current: string }): Promise<number>;
+}
+
+/** Two hour buckets of a counter → FailureCount (the latest `lastAt` of either). */
+export function failureCountOf(
+  items: readonly Record<string, unknown>[],
+  sortKeys: { previous: string; current: string },
+): FailureCount {
+  let count: FailureCount = { ...NO_FAILURES };
+  for (const item of items) {
+    const value = Number(item.count ?? 0);
+    if (item.sk === sortKeys.current) count = { ...count, current: count.current + value };
+    else if (item.sk === sortKeys.previous) count = { ...count, previous: count.previous + value };
+    else continue;
+    const last = typeof item.lastAt === 'string' ? item.lastAt : undefined;
+    if (last !== undefined && (count.lastFailureAt === undefined || last > count.lastFailureAt)) {
+      count = { ...count, lastFailureAt: last };
+    }
+  }
+  return count;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -286,25 +330,39 @@ export function createAccountsRepo(deps: {
       );
     },
 
-    async recordFailure({ challengeId, userName, hourBucket, ttl }) {
-      const counter = {
+    async recordFailure({ challengeId, userName, source, hourBucket, at, ttl }) {
+      const counter = (Key: { pk: string; sk: string }) => ({
         Update: {
           TableName,
-          Key: loginFailuresKey(userName, hourBucket),
-          UpdateExpression: 'ADD #count :one SET #type = :type, #ttl = :ttl',
-          ExpressionAttributeNames: { '#count': 'count', '#type': 'type', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':one': 1, ':type': LOGIN_FAILURES_TYPE, ':ttl': ttl },
+          Key,
+          UpdateExpression: 'ADD #count :one SET #type = :type, #ttl = :ttl, #lastAt = :at',
+          ExpressionAttributeNames: {
+            '#count': 'count',
+            '#type': 'type',
+            '#ttl': 'ttl',
+            '#lastAt': 'lastAt',
+          },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':type': LOGIN_FAILURES_TYPE,
+            ':ttl': ttl,
+            ':at': at,
+          },
         },
-      };
-      if (challengeId === undefined) {
-        await doc.send(new UpdateCommand(counter.Update));
-        return;
-      }
-      await doc
-        .send(
-          new TransactWriteCommand({
-            TransactItems: [
-              counter,
+      });
+      const counters = [
+        counter(loginFailuresKey(userName, hourBucket)),
+        ...(source === undefined
+          ? []
+          : [
+              counter(sourceFailuresKey(source, hourBucket)),
+              counter(loginPairFailuresKey(userName, source, hourBucket)),
+            ]),
+      ];
+      const tries =
+        challengeId === undefined
+          ? []
+          : [
               {
                 Update: {
                   TableName,
@@ -314,14 +372,73 @@ export function createAccountsRepo(deps: {
                   ExpressionAttributeValues: { ':one': 1 },
                 },
               },
-            ],
-          }),
-        )
+            ];
+      await doc
+        .send(new TransactWriteCommand({ TransactItems: [...counters, ...tries] }))
         .catch(async (error: unknown) => {
           // The pin vanished (TTL): still count the failure.
-          if (cancellationReasons(error) === undefined) throw error;
-          await doc.send(new UpdateCommand(counter.Update));
+          if (tries.length === 0 || cancellationReasons(error) === undefined) throw error;
+          await doc.send(new TransactWriteCommand({ TransactItems: counters }));
         });
+    },
+
+    async readThrottle({ userName, source, buckets, now }) {
+      const query = async (pk: string, from: string, to: string) =>
+        (
+          await doc.send(
+            new QueryCommand({
+              TableName,
+              KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+              ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
+              ConsistentRead: true,
+            }),
+          )
+        ).Items ?? [];
+      const accountItems = query(
+        loginFailuresPartition(userName),
+        buckets.previous,
+        buckets.current,
+      );
+      if (source === undefined) {
+        return { account: failureCountOf(await accountItems, buckets), trusted: false };
+      }
+      const pairKeys = {
+        previous: loginPairFailuresSortKey(source, buckets.previous),
+        current: loginPairFailuresSortKey(source, buckets.current),
+      };
+      const [account, pair, sourceItems, trust] = await Promise.all([
+        accountItems,
+        query(loginFailuresPartition(userName), pairKeys.previous, pairKeys.current),
+        query(sourceFailuresPartition(source), buckets.previous, buckets.current),
+        doc.send(
+          new GetCommand({
+            TableName,
+            Key: loginTrustedSourceKey(userName, source),
+            ConsistentRead: true,
+          }),
+        ),
+      ]);
+      const until = trust.Item?.until;
+      return {
+        account: failureCountOf(account, buckets),
+        pair: failureCountOf(pair, pairKeys),
+        source: failureCountOf(sourceItems, buckets),
+        trusted: typeof until === 'string' && Date.parse(until) > now.getTime(),
+      };
+    },
+
+    async trustSource({ userName, source, until, ttl }) {
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: {
+            ...loginTrustedSourceKey(userName, source),
+            type: LOGIN_TRUSTED_SOURCE_TYPE,
+            until,
+            ttl,
+          },
+        }),
+      );
     },
 
     async retirePin(challengeId) {
@@ -374,22 +491,6 @@ export function createAccountsRepo(deps: {
         if (cancellationReasons(error) !== undefined) return false;
         throw error;
       }
-    },
-
-    async countFailures(userName, { previous, current }) {
-      const result = await doc.send(
-        new QueryCommand({
-          TableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: {
-            ':pk': loginFailuresPartition(userName),
-            ':from': previous,
-            ':to': current,
-          },
-          ConsistentRead: true,
-        }),
-      );
-      return (result.Items ?? []).reduce((sum, item) => sum + Number(item.count ?? 0), 0);
     },
   };
 }

@@ -3,10 +3,10 @@ import { useTwinEnv } from '../../infra/local/test/twin-context';
 import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { createAccountsRepo, type AccountsRepo } from './accounts.repo';
-import { failureBuckets, failureTtl, PIN_RULES } from './pins';
 import {
   answerPin,
   lastPin,
+  logIn,
   signUp as signUpThroughGateway,
   startLogin,
   type ChallengeStep,
@@ -61,26 +61,81 @@ describe('login with an e-mail pin, then a phone pin (local Cognito endpoint, re
     await expect(answer(step, bad)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 
-  it('refuses with rate_limited once 100 pins failed within the hour', async (context) => {
+  /**
+   * `count` wrong e-mail pins from `source`, as a patient attacker sends them: a refusal's wait is
+   * waited out, then a new attempt starts.
+   */
+  async function failFrom(email: string, source: string, count: number) {
+    let failed = 0;
+    let step: Step | undefined;
+    while (failed < count) {
+      let answering = false;
+      try {
+        step ??= await start(email, source);
+        const bad = (await lastPin('email', email)) === '0000' ? '1111' : '0000';
+        answering = true;
+        step = await answer(step, bad, source);
+        failed += 1;
+      } catch (error) {
+        step = undefined;
+        // The attempt's 5th wrong pin is counted, then ends the attempt.
+        if ((error as Error).name === 'NotAuthorizedException') {
+          if (answering) failed += 1;
+          continue;
+        }
+        // A refusal: by the verify trigger before the answer was checked, or by the create
+        // trigger (after the answer was counted, when it prepares the next challenge).
+        if (answering && /^CreateAuthChallenge/.test((error as Error).message)) failed += 1;
+        if (failed >= count) break;
+        await new Promise((resolve) => setTimeout(resolve, waitOf(error) * 1000));
+      }
+    }
+  }
+
+  /** The wait in seconds a refused login carries ("… failed with error login.errors.wait:N."). */
+  function waitOf(error: unknown): number {
+    expect(error).toMatchObject({ name: 'UserLambdaValidationException' });
+    const match = /login\.errors\.wait:(\d+)/.exec((error as Error).message);
+    expect(match).not.toBeNull();
+    return Number(match?.[1]);
+  }
+
+  it('lets the owner in from their own source while attackers hammer the account', async (context) => {
     if (!hasCognito) context.skip();
     const user = await signUp();
-    const now = new Date();
-    // 95 failures already this hour; one attempt of 5 wrong pins reaches the limit.
-    for (let index = 0; index < PIN_RULES.failuresPerHour - 5; index += 1) {
-      await repo.recordFailure({
-        challengeId: undefined,
-        userName: user.id,
-        hourBucket: failureBuckets(now).current,
-        ttl: failureTtl(now),
-      });
+    const home = '203.0.113.7';
+    // The owner logged in from home before: home is trusted for this account.
+    await logIn(user, home);
+
+    // Three attacker sources fail 14 pins in all, obeying the waits: the account is past its 10
+    // free failures, so untrusted sources wait 16 s after the latest.
+    await failFrom(user.email, '192.0.2.1', 5);
+    await failFrom(user.email, '192.0.2.2', 5);
+    await failFrom(user.email, '192.0.2.3', 4);
+
+    // Attackers and strangers now wait, and are told how long.
+    for (const source of ['192.0.2.1', '192.0.2.2', '192.0.2.3', '198.51.100.9']) {
+      const wait = waitOf(await start(user.email, source).catch((error: unknown) => error));
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(16);
     }
-    let step: Step = await start(user.email);
-    const bad = (await lastPin('email', user.email)) === '0000' ? '1111' : '0000';
-    for (let index = 0; index < 4; index += 1) step = await answer(step, bad);
-    await expect(answer(step, bad)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
-    const refused = await start(user.email).catch((error: unknown) => error);
-    expect(refused).toMatchObject({ name: 'UserLambdaValidationException' });
-    expect((refused as Error).message).toContain('rate_limited');
+
+    // The owner from home: both pins at once, tokens.
+    const tokens = await logIn(user, home);
+    expect(tokens.accessToken).toBeTruthy();
+  });
+
+  it('lets a new source in once the attack stopped, within the announced wait', async (context) => {
+    if (!hasCognito) context.skip();
+    const user = await signUp();
+    const attacker = '192.0.2.10';
+    await failFrom(user.email, attacker, 5);
+    // One source's 5 failures (its free tries) slow only that source: its next try waits 2 s.
+    const refused = await start(user.email, attacker).catch((error: unknown) => error);
+    expect(waitOf(refused)).toBeLessThanOrEqual(2);
+    // The owner from a source never seen for this account gets straight in.
+    const tokens = await logIn(user, '198.51.100.20');
+    expect(tokens.accessToken).toBeTruthy();
   });
 
   it('answers an unknown e-mail with the same challenge shape, and never lets it in', async (context) => {

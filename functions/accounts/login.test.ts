@@ -19,6 +19,7 @@ import {
   type LoginDeps,
 } from './login';
 import { PIN_RULES } from './pins';
+import { THROTTLE_RULES } from './login-throttle';
 import { handler as defineHandler } from './triggers/define-auth-challenge';
 
 type Session = DefineAuthChallengeTriggerEvent['request']['session'];
@@ -64,7 +65,12 @@ function defineEvent(session: Session, userName = USER_ID, found = true) {
   } as DefineAuthChallengeTriggerEvent;
 }
 
-function createEvent(session: Session, userName = USER_ID, found = true) {
+/** The caller's IP as the twin's Cognito passes it (request.userContextData.ipAddress). */
+function from(source: string | undefined) {
+  return source === undefined ? {} : { userContextData: { ipAddress: source } };
+}
+
+function createEvent(session: Session, userName = USER_ID, found = true, source?: string) {
   return {
     ...base(userName, 'CreateAuthChallenge_Authentication'),
     request: {
@@ -72,6 +78,7 @@ function createEvent(session: Session, userName = USER_ID, found = true) {
       challengeName: 'CUSTOM_CHALLENGE',
       session,
       ...(found ? {} : { userNotFound: true }),
+      ...from(source),
     },
     response: {
       publicChallengeParameters: {},
@@ -86,6 +93,7 @@ function verifyEvent(
   answer: string,
   userName = USER_ID,
   found = true,
+  source?: string,
 ) {
   return {
     ...base(userName, 'VerifyAuthChallengeResponse_Authentication'),
@@ -94,6 +102,7 @@ function verifyEvent(
       privateChallengeParameters,
       challengeAnswer: answer,
       ...(found ? {} : { userNotFound: true }),
+      ...from(source),
     },
     response: { answerCorrect: false },
   } as VerifyAuthChallengeResponseTriggerEvent;
@@ -220,13 +229,19 @@ describe('create and verify auth challenge', () => {
   });
 
   /** Runs one Cognito round: define, then (if a challenge) create; answers with `answer`. */
-  async function round(session: Session, answer: string, userName = USER_ID, found = true) {
+  async function round(
+    session: Session,
+    answer: string,
+    userName = USER_ID,
+    found = true,
+    source?: string,
+  ) {
     const defined = defineAuthChallenge(defineEvent(session, userName, found));
     if (defined.response.challengeName !== 'CUSTOM_CHALLENGE') return { defined };
-    const created = await createAuthChallenge(deps, createEvent(session, userName, found));
+    const created = await createAuthChallenge(deps, createEvent(session, userName, found, source));
     const verified = await verifyAuthChallenge(
       deps,
-      verifyEvent(created.response.privateChallengeParameters, answer, userName, found),
+      verifyEvent(created.response.privateChallengeParameters, answer, userName, found, source),
     );
     session.push({
       challengeName: 'CUSTOM_CHALLENGE',
@@ -407,33 +422,124 @@ describe('create and verify auth challenge', () => {
     expect(waits[0]).toBeGreaterThan(250);
   });
 
-  it('brute force: 10,000 guesses → 0 successes, rate_limited after 100 failures in an hour', async () => {
+  /** 10,000 guesses at the clock's current time, every value tried, the right one too. */
+  async function bruteForce(source: string | undefined) {
     let successes = 0;
-    let limited = 0;
     let failures = 0;
+    const waits: number[] = [];
     nextPin = 8642;
     for (let guess = 0; guess < 10_000; guess += 1) {
       const answer = String((guess * 7919) % 10_000).padStart(4, '0');
-      // Every value is tried, the right one too (at guess 1918): by then the account is limited.
       try {
-        const created = await createAuthChallenge(deps, createEvent([]));
+        const created = await createAuthChallenge(deps, createEvent([], USER_ID, true, source));
         const verified = await verifyAuthChallenge(
           deps,
-          verifyEvent(created.response.privateChallengeParameters, answer),
+          verifyEvent(created.response.privateChallengeParameters, answer, USER_ID, true, source),
         );
         if (verified.response.answerCorrect) successes += 1;
         else failures += 1;
       } catch (error) {
-        expect(error).toEqual(new LoginRefused('rate_limited'));
-        limited += 1;
+        expect(error).toBeInstanceOf(LoginRefused);
+        const refused = error as LoginRefused;
+        expect(refused.code).toBe('login.errors.wait');
+        expect(refused.message).toBe(`login.errors.wait:${refused.retryAfterSeconds}`);
+        waits.push(refused.retryAfterSeconds ?? 0);
       }
     }
+    return { successes, failures, waits };
+  }
+
+  it('brute force without a source: 10,000 guesses → 0 successes, the account backs off after 10', async () => {
+    const { successes, failures, waits } = await bruteForce(undefined);
     expect(successes).toBe(0);
-    expect(failures).toBe(PIN_RULES.failuresPerHour);
-    expect(limited).toBe(10_000 - PIN_RULES.failuresPerHour);
-    // Two hours later the window is clear again.
-    clock.advance(2 * 3_600_000);
+    expect(failures).toBe(THROTTLE_RULES.account.free);
+    expect(waits).toHaveLength(10_000 - THROTTLE_RULES.account.free);
+    expect(waits.every((seconds) => seconds >= 1 && seconds <= 60)).toBe(true);
+    // The back-off is a short delay, not a lock: a second later the next try is allowed.
+    clock.advance(1_000);
     const created = await createAuthChallenge(deps, createEvent([]));
     expect(created.response.publicChallengeParameters.step).toBe('email');
+  });
+
+  it('brute force from one source: 10,000 guesses → 0 successes, the pair backs off after 5', async () => {
+    const { successes, failures, waits } = await bruteForce('192.0.2.1');
+    expect(successes).toBe(0);
+    expect(failures).toBe(THROTTLE_RULES.pair.free);
+    expect(waits).toHaveLength(10_000 - THROTTLE_RULES.pair.free);
+    // Another source is not slowed by that pair (the account is under its free 10).
+    const created = await createAuthChallenge(deps, createEvent([], USER_ID, true, '198.51.100.7'));
+    expect(created.response.publicChallengeParameters.step).toBe('email');
+  });
+
+  /** One wrong answer from `source`, waiting first when told to (a patient caller). */
+  async function failFrom(source: string, userName = USER_ID, found = true) {
+    for (;;) {
+      try {
+        const created = await createAuthChallenge(deps, createEvent([], userName, found, source));
+        await verifyAuthChallenge(
+          deps,
+          verifyEvent(created.response.privateChallengeParameters, '0000', userName, found, source),
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof LoginRefused) || error.retryAfterSeconds === undefined) throw error;
+        clock.advance(error.retryAfterSeconds * 1000);
+      }
+    }
+  }
+
+  it('tells how long to wait, and lets the caller in once the wait is over', async () => {
+    const attacker = '192.0.2.1';
+    for (let index = 0; index < 6; index += 1) await failFrom(attacker);
+    // 6 failures of the pair: 4 s after the latest.
+    await expect(
+      createAuthChallenge(deps, createEvent([], USER_ID, true, attacker)),
+    ).rejects.toThrow(new LoginRefused('login.errors.wait', 4));
+    clock.advance(3_000);
+    await expect(
+      createAuthChallenge(deps, createEvent([], USER_ID, true, attacker)),
+    ).rejects.toThrow(new LoginRefused('login.errors.wait', 1));
+    clock.advance(1_000);
+    const created = await createAuthChallenge(deps, createEvent([], USER_ID, true, attacker));
+    expect(created.response.publicChallengeParameters.step).toBe('email');
+  });
+
+  it('the owner from a trusted source gets in at once while another source hammers', async () => {
+    const home = '203.0.113.7';
+    // A first login from home completes: home becomes trusted.
+    const first: Session = [];
+    await round(first, '1234', USER_ID, true, home);
+    nextPin = 42;
+    await round(first, '0042', USER_ID, true, home);
+    expect(defineAuthChallenge(defineEvent(first)).response.issueTokens).toBe(true);
+    expect([...fake.trusted.keys()]).toEqual([`LOGINFAIL#${USER_ID.toLowerCase()}|TRUST#${home}`]);
+
+    // 40 sources fail once each, obeying the waits: untrusted sources now wait for the account.
+    for (let index = 0; index < 40; index += 1) await failFrom(`10.0.0.${index}`);
+    await expect(
+      createAuthChallenge(deps, createEvent([], USER_ID, true, '198.51.100.7')),
+    ).rejects.toThrow(new LoginRefused('login.errors.wait', 60));
+
+    // The owner at home: both pins, no wait.
+    nextPin = 1111;
+    const session: Session = [];
+    expect(
+      (await round(session, '1111', USER_ID, true, home)).verified?.response.answerCorrect,
+    ).toBe(true);
+    nextPin = 2222;
+    expect(
+      (await round(session, '2222', USER_ID, true, home)).verified?.response.answerCorrect,
+    ).toBe(true);
+    expect(defineAuthChallenge(defineEvent(session)).response.issueTokens).toBe(true);
+  });
+
+  it('reads the same counters for a decoy and refuses it the same way', async () => {
+    const source = '192.0.2.9';
+    for (let index = 0; index < 6; index += 1) {
+      await failFrom(source, 'nobody@example.com', false);
+    }
+    await expect(
+      createAuthChallenge(deps, createEvent([], 'nobody@example.com', false, source)),
+    ).rejects.toThrow(new LoginRefused('login.errors.wait', 4));
   });
 });

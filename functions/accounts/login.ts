@@ -8,11 +8,16 @@ import { profileVerifiedUpdate } from '../profiles/index';
 import type { AccountsRepo } from './accounts.repo';
 import type { PinSender } from './messages';
 import {
-  checkPin,
+  decideAttempt,
   failureBuckets,
   failureTtl,
+  normaliseSource,
+  THROTTLE_RULES,
+  trustTtl,
+} from './login-throttle';
+import {
+  checkPin,
   isLive,
-  isRateLimited,
   maskEmail,
   maskPhone,
   newChallengeId,
@@ -35,15 +40,34 @@ import {
  *   `PIN:<step>:<challengeId>`.
  * - verify reads `userName`, `request.privateChallengeParameters`, `request.challengeAnswer`;
  *   sets `response.answerCorrect`.
+ * - create and verify read the caller's source from `request.userContextData.ipAddress` (see
+ *   `sourceOf`) and ask login-throttle.ts before anything else; failures are counted per source,
+ *   per login name and per pair; a completed login trusts its source for the login name.
  * A refusal is thrown as an Error whose message is an error code: `login.errors.403` (blocked
- * account) or `rate_limited` (too many failed pins); Cognito answers it as
- * UserLambdaValidationException "<Trigger> failed with error <code>.", which the web maps.
+ * account) or `login.errors.wait:<seconds>` (too many failed pins: try again in that many seconds);
+ * Cognito answers it as UserLambdaValidationException "<Trigger> failed with error <message>.",
+ * which the web maps (web/src/features/accounts/loginErrors.ts).
  */
 export class LoginRefused extends Error {
   override name = 'LoginRefused';
-  constructor(readonly code: 'login.errors.403' | 'rate_limited') {
-    super(code);
+  constructor(
+    readonly code: 'login.errors.403' | 'login.errors.wait',
+    /** For login.errors.wait: how long to wait. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code === 'login.errors.wait' ? `${code}:${retryAfterSeconds ?? 0}` : code);
   }
+}
+
+/**
+ * The caller's IP address as the triggers receive it: `request.userContextData.ipAddress`, which
+ * the twin's local Cognito endpoint fills from the connection (infra/local/cognito/README.md).
+ * Cognito in AWS documents no source for the custom-auth triggers; without one the throttle keeps
+ * its per-account rules only and AWS WAF limits each IP at the user pool (docs/operations.md).
+ */
+export function sourceOf(event: { request: object }): string | undefined {
+  const context = (event.request as { userContextData?: { ipAddress?: unknown } }).userContextData;
+  return normaliseSource(context?.ipAddress);
 }
 
 const METADATA_PREFIX = 'PIN';
@@ -140,9 +164,20 @@ export function userIdOf(userName: string): string {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function refuseIfLimited(deps: LoginDeps, userName: string, now: Date): Promise<void> {
-  const failures = await deps.repo.countFailures(userName, failureBuckets(now));
-  if (isRateLimited(failures)) throw new LoginRefused('rate_limited');
+async function refuseIfThrottled(
+  deps: LoginDeps,
+  userName: string,
+  source: string | undefined,
+  now: Date,
+): Promise<void> {
+  const state = await deps.repo.readThrottle({
+    userName,
+    source,
+    buckets: failureBuckets(now),
+    now,
+  });
+  const decision = decideAttempt(state, now);
+  if (decision.kind !== 'allow') throw new LoginRefused('login.errors.wait', decision.seconds);
 }
 
 export async function createAuthChallenge(
@@ -154,12 +189,13 @@ export async function createAuthChallenge(
   const { request } = event;
   const userName = event.userName;
   const session = request.session ?? [];
+  const source = sourceOf(event);
 
   // The same reads for known and unknown users.
   const account = await deps.repo.getAccount(userIdOf(userName));
   const decoy = request.userNotFound === true || account === undefined;
   if (account?.blocked === true) throw new LoginRefused('login.errors.403');
-  await refuseIfLimited(deps, userName, now);
+  await refuseIfThrottled(deps, userName, source, now);
 
   const step = nextStep(session);
   const last = session[session.length - 1];
@@ -215,8 +251,9 @@ export async function verifyAuthChallenge(
   const challengeId = privateParameters.challengeId ?? '';
   const step: PinStep = privateParameters.step === 'phone' ? 'phone' : 'email';
   const answer = String(event.request.challengeAnswer ?? '');
+  const source = sourceOf(event);
 
-  await refuseIfLimited(deps, userName, now);
+  await refuseIfThrottled(deps, userName, source, now);
   const record = challengeId === '' ? undefined : await deps.repo.getPin(challengeId);
   const check = checkPin(record, { challengeId, userName, step }, answer, now);
 
@@ -228,13 +265,24 @@ export async function verifyAuthChallenge(
       step,
       profile: step === 'phone' ? profileVerifiedUpdate(userIdOf(userName), true) : undefined,
     });
+    // The phone pin completes the login: its source is trusted for this login name.
+    if (correct && step === 'phone' && source !== undefined) {
+      await deps.repo.trustSource({
+        userName,
+        source,
+        until: new Date(now.getTime() + THROTTLE_RULES.trustMs).toISOString(),
+        ttl: trustTtl(now),
+      });
+    }
   } else if (check.outcome === 'resend') {
     await deps.repo.retirePin(challengeId);
   } else {
     await deps.repo.recordFailure({
       challengeId: record === undefined ? undefined : challengeId,
       userName,
+      source,
       hourBucket: failureBuckets(now).current,
+      at: now.toISOString(),
       ttl: failureTtl(now),
     });
   }

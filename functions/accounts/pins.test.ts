@@ -3,11 +3,9 @@ import { fixedClock } from '../core/clock';
 import {
   canResend,
   checkPin,
-  failureBuckets,
   generatePin,
   hashPin,
   isLive,
-  isRateLimited,
   maskEmail,
   maskPhone,
   newPinRecord,
@@ -116,15 +114,6 @@ describe('pins', () => {
 
   it('keeps records an hour beyond their validity', () => {
     expect(pinTtl(make().record)).toBe(Date.parse('2026-11-22T11:10:00.000Z') / 1000);
-  });
-
-  it('counts failures in the current and the previous hour', () => {
-    expect(failureBuckets(new Date('2026-11-22T00:30:00Z'))).toEqual({
-      current: '2026-11-22T00',
-      previous: '2026-11-21T23',
-    });
-    expect(isRateLimited(99)).toBe(false);
-    expect(isRateLimited(100)).toBe(true);
   });
 
   it.each([

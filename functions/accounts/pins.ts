@@ -14,8 +14,8 @@ import { PROFILE_LIMITS, PIN_LIMITS } from '../../shared/constants/limits';
  * - Resend: the challenge answer `RESEND` asks for a new pin. Accepted once the cooldown (60 s
  *   from the pin's creation) passed: the pin is retired and the next challenge carries a new pin
  *   under a new challenge id. Before the cooldown, `RESEND` counts as a wrong try.
- * - At most 100 failed answers per rolling hour per login name (the current and the previous
- *   clock-hour buckets are added, so no rolling hour can exceed 100); then `rate_limited`.
+ * - Failed answers are counted per source, per login name and per pair, and the next attempts
+ *   wait accordingly (login-throttle.ts); a waiting caller is told for how long.
  * - Comparison is constant-time over the HMAC digests, and an unknown e-mail gets a decoy record
  *   that goes through the same computation and never matches.
  */
@@ -24,7 +24,6 @@ export const PIN_RULES = {
   validityMs: PIN_LIMITS.validityMs,
   maxTries: PIN_LIMITS.maxTries,
   resendCooldownMs: PIN_LIMITS.resendCooldownMs,
-  failuresPerHour: PIN_LIMITS.failuresPerHour,
   /** How long records outlive their validity before DynamoDB's TTL removes them. */
   retentionMs: 60 * 60_000,
 } as const;
@@ -153,20 +152,6 @@ export function isLive(record: PinRecord, now: Date): boolean {
 /** DynamoDB TTL (epoch seconds) of a pin record. */
 export function pinTtl(record: PinRecord): number {
   return Math.ceil((Date.parse(record.expiresAt) + PIN_RULES.retentionMs) / 1000);
-}
-
-/** The clock-hour bucket of a failure ('2026-11-22T03'), and the previous one. */
-export function failureBuckets(now: Date): { current: string; previous: string } {
-  const hour = (at: Date) => at.toISOString().slice(0, 13);
-  return { current: hour(now), previous: hour(new Date(now.getTime() - 3_600_000)) };
-}
-
-export function failureTtl(now: Date): number {
-  return Math.ceil((now.getTime() + 3 * 3_600_000) / 1000);
-}
-
-export function isRateLimited(failuresInWindow: number): boolean {
-  return failuresInWindow >= PIN_RULES.failuresPerHour;
 }
 
 /** Masks a destination for the challenge screen: m•••@e•••.com, +34•••••6789. */

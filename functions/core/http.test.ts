@@ -167,6 +167,56 @@ describe('httpHandler middleware stack', () => {
   });
 });
 
+describe('a call that takes no body', () => {
+  const bodiless = httpHandler({ auth: 'public' }, async () => ({ ok: true }));
+  const catchAll = httpHandler({ auth: 'public', ignoreBody: true }, async () => {
+    throw new DomainError('not_found', { message: 'no such call' });
+  });
+
+  it.each<[string, string | undefined, Record<string, string>]>([
+    ['no body', undefined, {}],
+    ['an empty body', '', {}],
+    ['an empty object (what the web sends on POSTs without payload)', '{}', {}],
+    ['an object whose members it ignores', '{"x":1}', {}],
+    ['an object with a JSON media type suffix', '{}', { 'content-type': 'application/ld+json' }],
+  ])('accepts %s', async (_name, body, headers) => {
+    const result = parse(
+      await bodiless(
+        httpEvent('POST', '/api/z', { ...(body === undefined ? {} : { body }), headers }),
+        lambdaContext(),
+      ),
+    );
+    expect(result.status).toBe(200);
+    expect(result.json).toEqual({ data: { ok: true } });
+  });
+
+  it.each<[string, string, Record<string, string>]>([
+    ['an array', '[]', {}],
+    ['null', 'null', {}],
+    ['a JSON string', '"text"', {}],
+    ['a number', '1', {}],
+    ['plain text', 'hello', {}],
+    ['truncated JSON', '{"a":', {}],
+    ['a form body', 'a=1', { 'content-type': 'application/x-www-form-urlencoded' }],
+  ])('refuses %s with 400 invalid_json', async (_name, body, headers) => {
+    const result = parse(
+      await bodiless(httpEvent('POST', '/api/z', { body, headers }), lambdaContext()),
+    );
+    expect(result.status).toBe(400);
+    expect(result.json.error).toMatchObject({ code: 'invalid_json', requestId: 'req-test-1' });
+  });
+
+  it('leaves the body to the catch-all, whose 404 stands whatever the body', async () => {
+    for (const body of ['[]', 'null', 'hello', '{"a":']) {
+      const result = parse(
+        await catchAll(httpEvent('POST', '/api/nowhere', { body }), lambdaContext()),
+      );
+      expect(result.status).toBe(404);
+      expect(result.json.error.code).toBe('not_found');
+    }
+  });
+});
+
 describe('auth levels', () => {
   const active: SessionCheck = async () => {};
   const userCall = httpHandler({ auth: 'user', session: active }, async ({ auth }) => ({

@@ -18,7 +18,8 @@ import { idempotencyKeyOf } from './idempotency';
 
 /**
  * The HTTP middleware stack every call goes through, in order:
- *   request id + structured log context → CORS → JSON body parsing (400 `invalid_json`) →
+ *   request id + structured log context → CORS → JSON body parsing (400 `invalid_json`; a call
+ *   without a body schema takes none, an empty one or a JSON object: `checkNoBody`) →
  *   auth context from JWT claims (401/403 by the route's level) → the session check of 'user' and
  *   'admin' routes (blocked 403, revoked or unknown 401; injected: functions/http.ts passes the
  *   accounts domain's) → zod validation of path, query and body (400 `invalid_request` naming
@@ -74,6 +75,13 @@ export interface CallSpec<P, Q, B> {
    * them: core knows no domain, so functions/http.ts injects it and tests pass their own.
    */
   session?: SessionCheck;
+  /**
+   * The middleware leaves the body alone: for the catch-all (ANY /api/{proxy+}, 404 whatever the
+   * body) and for calls that must answer 404 whatever the request while a switch is off; those
+   * read the body themselves (or call `checkNoBody`) after their switch check. Every other call
+   * without a body schema refuses a malformed body (`checkNoBody`).
+   */
+  ignoreBody?: boolean;
 }
 
 /** The middleware spec of a declared route (its auth, schemas and options). */
@@ -191,6 +199,22 @@ function parseBody(event: HttpEvent): unknown {
 }
 
 /**
+ * A call that takes no body accepts none, an empty one, or a JSON object (its members are ignored,
+ * as a body schema strips unknown members). Anything else is malformed and answered 400
+ * `invalid_json`: a non-JSON content type, text that does not parse, or a JSON value that is not
+ * an object (`[]`, `null`, `"text"`, `1`). The web sends `{}` on POSTs without payload.
+ */
+export function checkNoBody(event: HttpEvent): void {
+  const value = parseBody(event);
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DomainError('invalid_json', {
+      message: 'This call takes no body; send none or a JSON object.',
+    });
+  }
+}
+
+/**
  * Builds a Lambda handler for one call: `export const handler = httpHandler({ auth, query }, run)`.
  * `run` returns the data (answered 200 `{ data }`) or a Reply.
  */
@@ -208,9 +232,11 @@ export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unk
     const auth = authFromEvent(event);
     requireAuth(spec.auth, auth);
     if (spec.auth !== 'public' && auth !== null) await checkSession?.(auth);
-    // Calls without a body schema ignore the body (a catch-all 404 must not answer 400 first).
-    const body =
-      spec.body === undefined ? (undefined as B) : validate(spec.body, parseBody(event), 'body');
+    // Calls without a body schema refuse a malformed body; the catch-all ignores it (its 404 must
+    // not turn into a 400).
+    let body = undefined as B;
+    if (spec.body !== undefined) body = validate(spec.body, parseBody(event), 'body');
+    else if (spec.ignoreBody !== true) checkNoBody(event);
     const path = validate(spec.path, event.pathParameters ?? {}, 'path');
     const query = validate(spec.query, event.queryStringParameters ?? {}, 'query');
     if (spec.owner !== undefined) {

@@ -83,6 +83,33 @@ describe('JWT authorizer', () => {
       },
     });
     identity.hasResource('AWS::Cognito::UserPool', { DeletionPolicy: 'Retain' });
+    // Per IP at the edge: a regional web ACL on the pool limits each IP's sign-in calls.
+    identity.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      Rules: [
+        Match.objectLike({
+          Action: { Block: {} },
+          Statement: {
+            RateBasedStatement: Match.objectLike({
+              Limit: 100,
+              EvaluationWindowSec: 300,
+              AggregateKeyType: 'IP',
+              ScopeDownStatement: {
+                RegexMatchStatement: Match.objectLike({
+                  RegexString: 'InitiateAuth$|RespondToAuthChallenge$',
+                  FieldToMatch: { SingleHeader: { Name: 'x-amz-target' } },
+                }),
+              },
+            }),
+          },
+        }),
+      ],
+    });
+    identity.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
+      ResourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^UserPool'), 'Arn'] },
+      WebACLArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^LoginWebAcl'), 'Arn'] },
+    });
     identity.hasResourceProperties('AWS::Cognito::UserPoolGroup', { GroupName: 'admin' });
     identity.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       GenerateSecret: false,

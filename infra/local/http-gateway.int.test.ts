@@ -41,6 +41,72 @@ describe('the twin gateway with the real route table', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'payload_too_large' } });
   });
 
+  it("refuses a body over Lambda's 6 MB payload limit with 413, before any handler runs", async () => {
+    const unique = `big${Date.now().toString(36)}`;
+    const user = {
+      user_option: 'individual',
+      nick: unique,
+      email: `${unique}@example.com`,
+      phone: `+3462${String(Date.now() % 10_000_000).padStart(7, '0')}`,
+      name: 'Big',
+      surname: 'Body',
+      terms: true,
+      padding: 'x'.repeat(7 * 1024 * 1024),
+    };
+    const response = await fetch(`${context.urls.http}/api/users/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+    // Nothing was created: the e-mail is still free.
+    const check = await fetch(
+      `${context.urls.http}/api/users/check-email/${encodeURIComponent(user.email)}`,
+    );
+    expect(check.status).toBe(200);
+    expect(await check.json()).toMatchObject({ data: { available: true } });
+  });
+
+  it('passes a body just under the 6 MB limit to the handler', async () => {
+    const response = await fetch(`${context.urls.http}/api/users/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { padding: 'x'.repeat(5 * 1024 * 1024) } }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'invalid_request' } });
+  });
+
+  it('refuses a malformed body on a call that takes none with 400 invalid_json', async () => {
+    const url = `${context.urls.http}/api/users/01JTESTUSER000000000000000/token/getproductbyid/01JTESTITEM000000000000000`;
+    for (const body of ['[]', 'null', 'text', '"text"', '{"a":']) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status, body).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: 'invalid_json' } });
+    }
+    // No body, or the `{}` the web sends, reaches the call (an unknown item here).
+    for (const body of [undefined, '{}']) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body }),
+      });
+      expect(response.status, String(body)).not.toBe(400);
+    }
+    // The catch-all still answers 404 whatever the body.
+    const unknown = await fetch(`${context.urls.http}/api/no/such/call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '[]',
+    });
+    expect(unknown.status).toBe(404);
+  });
+
   it('streams /media/* from the images bucket', async () => {
     const s3 = new S3Client({
       endpoint: context.urls.s3,

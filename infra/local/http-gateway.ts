@@ -46,6 +46,12 @@ import {
 
 /** API Gateway's payload limit for HTTP APIs. */
 export const MAX_API_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/**
+ * Lambda's limit for a synchronous invocation's request payload (the whole event as JSON, a
+ * base64-encoded body included). API Gateway answers 413 when the event it would send is larger,
+ * so in AWS a body over about 6 MB never reaches a handler.
+ */
+export const MAX_LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
 /** API Gateway's maximum integration timeout for HTTP APIs. */
 export const API_TIMEOUT_MS = 30_000;
 
@@ -198,6 +204,10 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
       match,
       { requestId, now, ...(authorizer === undefined ? {} : { authorizer }) },
     );
+    if (Buffer.byteLength(JSON.stringify(event), 'utf8') > MAX_LAMBDA_PAYLOAD_BYTES) {
+      sendApiError(res, 413, 'payload_too_large', 'Request Entity Too Large', requestId);
+      return;
+    }
     await invoke(res, match, event, requestId);
   }
 

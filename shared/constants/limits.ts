@@ -77,12 +77,14 @@ export const PROFILE_LIMITS = {
   coverHeightPx: 360,
 } as const;
 
-/** Login pins (spec 001 §9: 4 digits; issue: 10 min, 5 tries, resend cooldown, 100 failures/h). */
+/**
+ * Login pins (spec 001 §9: 4 digits; issue: 10 min, 5 tries, resend cooldown). Failed answers are
+ * throttled by functions/accounts/login-throttle.ts.
+ */
 export const PIN_LIMITS = {
   validityMs: 10 * MINUTE,
   maxTries: 5,
   resendCooldownMs: MINUTE,
-  failuresPerHour: 100,
 } as const;
 
 export const PAYMENT_LIMITS = {

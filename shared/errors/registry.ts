@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   'login.errors.401': 'unauthenticated',
   'login.errors.403': 'forbidden',
   'login.errors.500': 'unexpected',
+  // Too many failed login pins: the message carries the wait (login.errors.wait:<seconds>).
+  'login.errors.wait': 'rate_limited',
   // Password login (passwordLogin switch; spec 001 §5, §7 password/*).
   'forms.validation.password': 'invalid',
   'forms.validation.password_mismatch': 'invalid',

@@ -1,4 +1,5 @@
 import { DomainError } from '../../core/errors';
+import { checkNoBody } from '../../core/http';
 import { httpHandler } from '../../http';
 import { accountsRoutes } from '../accounts.routes';
 import { passwordEmailPathSchema } from '../../../shared/schemas/accounts';
@@ -16,9 +17,10 @@ export const handler = httpHandler(
     if (!deps.passwordLogin) {
       throw new DomainError('not_found', { message: 'This page could not be found' });
     }
+    checkNoBody(event);
     const path = parseInput(passwordEmailPathSchema, event.pathParameters ?? {}, 'path');
     return requestPasswordReset(deps, { email: path.email }, now);
   },
   // Validated inside, after the passwordLogin switch: a switched-off deployment answers 404 first.
-  { path: undefined },
+  { path: undefined, ignoreBody: true },
 );

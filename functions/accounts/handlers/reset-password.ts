@@ -17,5 +17,5 @@ export const handler = httpHandler(
     return resetPassword(deps, body, now);
   },
   // Validated inside, after the passwordLogin switch: a switched-off deployment answers 404 first.
-  { body: undefined },
+  { body: undefined, ignoreBody: true },
 );

@@ -115,34 +115,47 @@ export type ChallengeStep = Pick<
   'Session' | 'ChallengeName' | 'ChallengeParameters' | 'AuthenticationResult'
 >;
 
+/**
+ * `source`: the caller's IP address the triggers see (UserContextData.IpAddress, which the local
+ * endpoint honours); without it, the connection's address (127.0.0.1).
+ */
+function contextOf(source: string | undefined) {
+  return source === undefined ? {} : { UserContextData: { IpAddress: source } };
+}
+
 /** InitiateAuth(CUSTOM_AUTH) with the e-mail as the user name. */
-export function startLogin(email: string): Promise<InitiateAuthCommandOutput> {
+export function startLogin(email: string, source?: string): Promise<InitiateAuthCommandOutput> {
   return cognitoTestClient().send(
     new InitiateAuthCommand({
       AuthFlow: 'CUSTOM_AUTH',
       ClientId: clientId(),
       AuthParameters: { USERNAME: email },
+      ...contextOf(source),
     }),
   );
 }
 
 /** RespondToAuthChallenge with a pin for the previous step's challenge. */
-export function answerPin(previous: ChallengeStep, value: string) {
+export function answerPin(previous: ChallengeStep, value: string, source?: string) {
   return cognitoTestClient().send(
     new RespondToAuthChallengeCommand({
       ClientId: clientId(),
       ChallengeName: 'CUSTOM_CHALLENGE',
       Session: previous.Session,
       ChallengeResponses: { USERNAME: previous.ChallengeParameters?.USERNAME ?? '', ANSWER: value },
+      ...contextOf(source),
     }),
   );
 }
 
 /** The full login (e-mail pin, then phone pin): the tokens Amplify would hold. */
-export async function logIn(user: Pick<Registered, 'email' | 'phone'>): Promise<Tokens> {
-  const first = await startLogin(user.email);
-  const second = await answerPin(first, await lastPin('email', user.email));
-  const done = await answerPin(second, await lastPin('sms', user.phone));
+export async function logIn(
+  user: Pick<Registered, 'email' | 'phone'>,
+  source?: string,
+): Promise<Tokens> {
+  const first = await startLogin(user.email, source);
+  const second = await answerPin(first, await lastPin('email', user.email), source);
+  const done = await answerPin(second, await lastPin('sms', user.phone), source);
   const result = done.AuthenticationResult;
   if (
     result?.AccessToken === undefined ||

@@ -11,6 +11,7 @@
 import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ENV } from '../../../functions/core/env';
 import { readSwitches } from '../../../shared/switches';
@@ -32,6 +33,9 @@ export interface IdentityStackProps extends StackProps {
 
 /** The groups of the pool (the twin's USER_POOL_GROUPS). */
 export const USER_POOL_GROUPS = ['admin'] as const;
+
+/** Sign-in calls (InitiateAuth + RespondToAuthChallenge) one IP may make in 5 minutes. */
+export const LOGIN_CALLS_PER_IP = 100;
 
 export class IdentityStack extends Stack {
   readonly userPool: cognito.UserPool;
@@ -143,9 +147,54 @@ export class IdentityStack extends Stack {
       this.userPool,
       'AwsSolutions-COG3',
       'Threat protection (advanced security) is a paid plan; brute force is limited by the ' +
-        'triggers themselves (4-digit single-use pins, 5 tries per pin, 100 failures per hour ' +
-        'per account, then 429).',
+        'triggers themselves (4-digit single-use pins, 5 tries per pin, failures throttled per ' +
+        'account with a capped back-off, functions/accounts/login-throttle.ts) and per IP by the ' +
+        'login web ACL below.',
     );
+
+    // Per source at the edge: Cognito gives the custom-auth triggers no caller IP, so AWS WAF
+    // counts each IP's sign-in calls (InitiateAuth, RespondToAuthChallenge) and blocks an IP past
+    // LOGIN_CALLS_PER_IP in 5 minutes (a login takes 3 calls). docs/operations.md.
+    const loginAcl = new wafv2.CfnWebACL(this, 'LoginWebAcl', {
+      name: `${names.prefix}-login`,
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: {
+        cloudWatchMetricsEnabled: true,
+        metricName: `${names.prefix}-login`,
+        sampledRequestsEnabled: true,
+      },
+      rules: [
+        {
+          name: 'SignInCallsPerIp',
+          priority: 0,
+          action: { block: {} },
+          statement: {
+            rateBasedStatement: {
+              limit: LOGIN_CALLS_PER_IP,
+              evaluationWindowSec: 300,
+              aggregateKeyType: 'IP',
+              scopeDownStatement: {
+                regexMatchStatement: {
+                  regexString: 'InitiateAuth$|RespondToAuthChallenge$',
+                  fieldToMatch: { singleHeader: { Name: 'x-amz-target' } },
+                  textTransformations: [{ priority: 0, type: 'NONE' }],
+                },
+              },
+            },
+          },
+          visibilityConfig: {
+            cloudWatchMetricsEnabled: true,
+            metricName: `${names.prefix}-login-per-ip`,
+            sampledRequestsEnabled: true,
+          },
+        },
+      ],
+    });
+    new wafv2.CfnWebACLAssociation(this, 'LoginWebAclAssociation', {
+      resourceArn: this.userPool.userPoolArn,
+      webAclArn: loginAcl.attrArn,
+    });
 
     acknowledge(
       this.userPool,

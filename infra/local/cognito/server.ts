@@ -108,6 +108,11 @@ export interface CognitoTriggerEvent {
     clientMetadata?: Record<string, string>;
     /** PreAuthentication only. */
     validationData?: Record<string, string>;
+    /**
+     * The caller's IP address (see `callerSource`), on every trigger of InitiateAuth and
+     * RespondToAuthChallenge. The custom-auth triggers read it (functions/accounts/login.ts).
+     */
+    userContextData?: { ipAddress: string };
     userNotFound: boolean;
   };
   response: Record<string, unknown>;
@@ -160,6 +165,26 @@ interface AuthSession {
   privateChallengeParameters: Record<string, string>;
   challengeMetadata: string | undefined;
   expiresAt: number;
+  /** The source of the request being answered (set on every InitiateAuth/RespondToAuthChallenge). */
+  sourceIp?: string;
+}
+
+/**
+ * The caller's source for the triggers: `UserContextData.IpAddress` when the request carries one
+ * (as Cognito accepts it from an app client with EnablePropagateAdditionalUserContextData; tests
+ * use it to act as several sources), else the connection's peer address.
+ */
+export function callerSource(
+  input: Record<string, unknown>,
+  peer: string | undefined,
+): string | undefined {
+  const context = input.UserContextData;
+  if (typeof context === 'object' && context !== null) {
+    const ip = (context as { IpAddress?: unknown }).IpAddress;
+    if (typeof ip === 'string' && ip.trim() !== '') return ip.trim();
+  }
+  if (peer === undefined || peer === '') return undefined;
+  return peer.startsWith('::ffff:') ? peer.slice('::ffff:'.length) : peer;
 }
 
 export interface CognitoOptions {
@@ -524,7 +549,10 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
       userPoolId,
       userName: session.username ?? session.requestedName,
       callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: session.clientId },
-      request,
+      request:
+        session.sourceIp === undefined
+          ? request
+          : { ...request, userContextData: { ipAddress: session.sourceIp } },
       response,
     };
     const started = Date.now();
@@ -742,9 +770,12 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
 
   // --- operations ------------------------------------------------------------------------------
 
-  type Operation = (input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  type Operation = (
+    input: Record<string, unknown>,
+    caller: { sourceIp: string | undefined },
+  ) => Promise<Record<string, unknown>>;
   const operations: Record<string, Operation> = {
-    async InitiateAuth(input) {
+    async InitiateAuth(input, caller) {
       const client = checkClient(input.ClientId);
       const params = stringMap(input.AuthParameters);
       const flow = input.AuthFlow;
@@ -775,11 +806,12 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
         privateChallengeParameters: {},
         challengeMetadata: undefined,
         expiresAt: 0,
+        ...(caller.sourceIp === undefined ? {} : { sourceIp: caller.sourceIp }),
       };
       return nextStep(session, optionalStringMap(input.ClientMetadata));
     },
 
-    async RespondToAuthChallenge(input) {
+    async RespondToAuthChallenge(input, caller) {
       const client = checkClient(input.ClientId);
       if (input.ChallengeName !== 'CUSTOM_CHALLENGE') {
         throw invalidParameter(
@@ -793,6 +825,9 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
       if (session === undefined || session.expiresAt <= now() || session.clientId !== client) {
         throw notAuthorized('Invalid session for the user, session is expired.');
       }
+      // Each answer's triggers see the source of that answer.
+      if (caller.sourceIp === undefined) delete session.sourceIp;
+      else session.sourceIp = caller.sourceIp;
       const responses = stringMap(input.ChallengeResponses);
       const named = responses.USERNAME;
       if (named === undefined) throw invalidParameter('Missing required parameter USERNAME');
@@ -1145,7 +1180,9 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
     }
     sweepSessions();
     try {
-      const output = await implementation(input);
+      const output = await implementation(input, {
+        sourceIp: callerSource(input, req.socket.remoteAddress),
+      });
       sendJson(res, 200, output, 'application/x-amz-json-1.1');
     } catch (error) {
       if (!(error instanceof CognitoError)) throw error;

@@ -230,6 +230,26 @@ describe('login modal', () => {
 
 describe('login errors', () => {
   it.each([
+    [42, 'Too many wrong codes. Please try again in 42 seconds.'],
+    [1, 'Too many wrong codes. Please try again in 1 second.'],
+    [60, 'Too many wrong codes. Please try again in 1 minute.'],
+    [900, 'Too many wrong codes. Please try again in 15 minutes.'],
+    [3601, 'Too many wrong codes. Please try again in 61 minutes.'],
+  ])('tells in the login modal how long to wait (%i s)', async (seconds, text) => {
+    mockApi({ '/api/config': configWithAuth });
+    amplify.signIn.mockRejectedValue(
+      namedError(
+        'UserLambdaValidationException',
+        `CreateAuthChallenge failed with error login.errors.wait:${seconds}.`,
+      ),
+    );
+    renderRoute('/legal/terms');
+    const dialog = await openModal();
+    await submitEmail(dialog);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(text);
+  });
+
+  it.each([
     [namedError('NotAuthorizedException', 'Incorrect username or password.'), 'login.errors.401'],
     [namedError('UserNotFoundException', 'User does not exist.'), 'login.errors.401'],
     [namedError('NotAuthorizedException', 'User is disabled.'), 'login.errors.403'],
@@ -245,7 +265,22 @@ describe('login errors', () => {
       'login.errors.403',
     ],
     [namedError('TooManyRequestsException', 'Rate exceeded'), 'rate_limited'],
+    [namedError('ForbiddenException', 'Request not allowed due to WAF block.'), 'rate_limited'],
     [namedError('UserLambdaValidationException', 'failed with error rate_limited'), 'rate_limited'],
+    [
+      namedError(
+        'UserLambdaValidationException',
+        'CreateAuthChallenge failed with error login.errors.wait:42.',
+      ),
+      'login.errors.wait:42',
+    ],
+    [
+      namedError(
+        'UserLambdaValidationException',
+        'VerifyAuthChallengeResponse failed with error login.errors.wait:900.',
+      ),
+      'login.errors.wait:900',
+    ],
     [namedError('NetworkError', 'A network error has occurred.'), 'network'],
     [namedError('InternalErrorException', 'boom'), 'login.errors.500'],
     ['not even an error', 'login.errors.500'],

@@ -1,6 +1,15 @@
+/** Too many failed pins: the code carries the wait, `login.errors.wait:<seconds>`. */
+export const LOGIN_WAIT_CODE = 'login.errors.wait';
+
+/** The wait of a `login.errors.wait:<seconds>` code, or undefined for any other code. */
+export function loginWaitSeconds(code: string): number | undefined {
+  const match = /^login\.errors\.wait:(\d+)$/.exec(code);
+  return match === null ? undefined : Number(match[1]);
+}
+
 /**
- * The i18n key of a failed login step (spec 001 §8: `login.errors.{status}`, plus rate_limited and
- * network). Amplify raises AuthErrors named after Cognito's exceptions; the custom-auth triggers'
+ * The i18n key of a failed login step (spec 001 §8: `login.errors.{status}`, plus rate_limited,
+ * network, and `login.errors.wait:<seconds>` when the account or the caller must wait). Amplify raises AuthErrors named after Cognito's exceptions; the custom-auth triggers'
  * refusals arrive in their message.
  */
 export function loginErrorCode(error: unknown): string {
@@ -8,8 +17,13 @@ export function loginErrorCode(error: unknown): string {
   const message = error instanceof Error ? error.message.toLowerCase() : '';
   const status = httpStatusOf(error);
   if (name === 'NetworkError' || message.includes('network error')) return 'network';
+  // A trigger's throttle: "<Trigger> failed with error login.errors.wait:<seconds>."
+  const wait = /login\.errors\.wait:(\d+)/.exec(message);
+  if (wait !== null) return `${LOGIN_WAIT_CODE}:${wait[1]}`;
   if (
     status === 429 ||
+    // AWS WAF's per-IP limit on the user pool: "Request not allowed due to WAF block."
+    (name === 'ForbiddenException' && message.includes('waf')) ||
     name === 'TooManyRequestsException' ||
     name === 'LimitExceededException' ||
     name === 'TooManyFailedAttemptsException' ||

@@ -17,17 +17,30 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useSwitches } from '../../../lib/config';
 import type { LoginFlow } from '../hooks/useLoginFlow';
+import { loginWaitSeconds } from '../loginErrors';
 import { loginFormSchema, PIN_LENGTH, type LoginForm } from '../schemas';
 import { PinInput } from './PinInput';
 
 export const SIGNUP_PATH = '/session/signup';
 export const FORGOT_PATH = '/session/forgot';
 
-/** The text of a login error key (login.errors.*, rate_limited, network…). */
+/**
+ * The text of a login error key (login.errors.*, rate_limited, network…); a wait
+ * (`login.errors.wait:<seconds>`) reads in seconds under a minute, else in minutes rounded up.
+ */
 export function useLoginErrorText(): (code: string) => string {
   const { t, i18n } = useTranslation();
-  return (code: string) =>
-    i18n.exists(code) ? (t as (key: string) => string)(code) : t('login.errors.500');
+  return (code: string) => {
+    const seconds = loginWaitSeconds(code);
+    if (seconds !== undefined) {
+      const time =
+        seconds < 60
+          ? t('login.errors.waitSeconds', { count: Math.max(1, seconds) })
+          : t('login.errors.waitMinutes', { count: Math.ceil(seconds / 60) });
+      return t('login.errors.wait', { time });
+    }
+    return i18n.exists(code) ? (t as (key: string) => string)(code) : t('login.errors.500');
+  };
 }
 
 type HeadingLevel = 'h1' | 'h2';
