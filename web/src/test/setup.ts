@@ -4,9 +4,13 @@ import { editProfileModal } from '../lib/editProfileStore';
 import { permissionPrompt } from '../lib/permission';
 import { toasts } from '../lib/toast';
 import { userCard } from '../lib/userCardStore';
+import { DESKTOP_WIDTH, setViewportWidth } from './viewport';
 
 // jsdom does not implement scrolling; ScrollRestoration calls it on every navigation.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+
+// Tests render the desktop layout unless they choose a width (test/viewport.ts).
+setViewportWidth(DESKTOP_WIDTH);
 
 // No test globals in this repo, so Testing Library cannot register its own cleanup.
 afterEach(() => {
@@ -16,6 +20,7 @@ afterEach(() => {
   userCard.close();
   permissionPrompt.close();
   editProfileModal.close();
+  setViewportWidth(DESKTOP_WIDTH);
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
