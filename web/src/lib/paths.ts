@@ -4,7 +4,6 @@
  * another goes through these names.
  */
 export const PATHS = {
-  home: '/',
   sellers: '/sellers',
   terms: '/legal/terms',
   /** The create-item form (spec route /my-tokens/mint-form). */
@@ -14,11 +13,5 @@ export const PATHS = {
   myTokens: '/account/wallet/mytokens',
   myMints: '/account/wallet/mymints',
   settings: '/account/settings/general',
-  accountProfile: '/account/profile',
   signup: '/session/signup',
 } as const;
-
-/** A user's public profile (spec route /:usernick). */
-export function profilePath(nick: string): string {
-  return `/${nick}`;
-}

@@ -358,7 +358,12 @@ function CopiesTable({ item, caller }: { item: ItemDetail; caller: string }) {
         {t('items.copies.title')}
       </Typography>
       <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-labelledby="copies-title">
+        <Table
+          size="small"
+          aria-labelledby="copies-title"
+          // Narrower cell padding on phones leaves the owner's nick room for one line.
+          sx={{ '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } } }}
+        >
           <TableHead>
             <TableRow>
               <TableCell>{t('items.copies.serial')}</TableCell>
@@ -370,7 +375,7 @@ function CopiesTable({ item, caller }: { item: ItemDetail; caller: string }) {
           <TableBody>
             {copies.map((copy) => (
               <TableRow key={copy.nftuniqueid}>
-                <TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {t('items.copies.serialValue', { index: copy.index, total: item.copies })}
                 </TableCell>
                 <TableCell sx={{ overflowWrap: 'anywhere' }}>
@@ -381,7 +386,7 @@ function CopiesTable({ item, caller }: { item: ItemDetail; caller: string }) {
                   <Typography
                     variant="body2"
                     color="text.secondary"
-                    sx={{ display: { xs: 'block', sm: 'none' }, mt: 0.25 }}
+                    sx={{ display: { xs: 'block', sm: 'none' }, mt: 0.25, whiteSpace: 'nowrap' }}
                   >
                     {formatDateTime(copy.owner_since, { timeZone: viewerZone() })}
                   </Typography>
