@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import webSeams from './eslint/no-cross-feature-imports.js';
 
 export default tseslint.config(
   {
@@ -133,5 +134,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    // The web's seams (DESIGN §3): features do not import each other; shared pieces live in
+    // web/src/components and web/src/lib, and web/src/app composes features.
+    files: ['web/src/features/**/*.{ts,tsx}'],
+    plugins: { 'web-seams': webSeams },
+    rules: { 'web-seams/no-cross-feature-imports': 'error' },
   },
 );

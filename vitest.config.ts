@@ -12,7 +12,7 @@ export default defineConfig({
     projects: [
       ...(
         [
-          ['shared', ['shared/**/*.test.ts', 'bench/**/*.test.ts']],
+          ['shared', ['shared/**/*.test.ts', 'bench/**/*.test.ts', 'eslint/**/*.test.ts']],
           ['functions', ['functions/**/*.test.ts']],
           ['infra', ['infra/**/*.test.ts']],
         ] as const

@@ -79,6 +79,12 @@ export async function signUpAndLogIn(
   await page.getByRole('button', { name: 'Continue' }).click();
   await typePin(page, await waitForPin(baseUrl, 'email', data.email, before));
   await typePin(page, await waitForPin(baseUrl, 'sms', phone, before));
-  await page.getByRole('button', { name: 'Account menu' }).first().waitFor({ timeout: 20_000 });
+  // The account button (top bar, or bottom bar on phones), unless the first-login profile modal
+  // opened over it (on phones it covers the page, so the bars are hidden from the roles).
+  await page
+    .getByRole('button', { name: /^Account( menu)?$/ })
+    .or(page.getByRole('dialog', { name: 'Complete your profile' }))
+    .first()
+    .waitFor({ timeout: 20_000 });
   return data;
 }

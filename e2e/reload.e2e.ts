@@ -22,6 +22,7 @@ afterAll(async () => {
 
 /** Every page a logged-in user can open directly, and what the address bar must then say. */
 const PAGES: { path: string; lands: RegExp; dialog?: string }[] = [
+  { path: '/account/wallet', lands: /\/account\/wallet\/mytokens$/ },
   { path: '/account/wallet/mytokens', lands: /\/account\/wallet\/mytokens$/ },
   { path: '/account/wallet/mymints', lands: /\/account\/wallet\/mymints$/ },
   { path: '/account/settings/general', lands: /\/account\/settings\/general$/ },

@@ -6,7 +6,7 @@ import {
   useLocation,
   useRouteError,
 } from 'react-router';
-import { ErrorPage } from '../features/errors/components/ErrorPage';
+import { ErrorPage } from '../components/ErrorPage';
 import { LoginModal } from '../features/accounts/components/LoginModal';
 import { EditProfileHost } from '../features/profiles/components/EditProfileHost';
 import { UserCardHost } from '../features/profiles/components/UserCardModal';

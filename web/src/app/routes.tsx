@@ -1,10 +1,10 @@
-import type { RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { RequireGuest, RequireUser } from '../features/accounts/components/Guards';
 import { LoginPage } from '../features/accounts/components/LoginPage';
 import { ForgotPasswordPage } from '../features/accounts/components/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/accounts/components/ResetPasswordPage';
 import { SignupPage } from '../features/accounts/components/SignupPage';
-import { ErrorRoute, NotFoundPage } from '../features/errors/components/ErrorPage';
+import { ErrorRoute, NotFoundPage } from '../components/ErrorPage';
 import { TermsPage } from '../features/legal/components/TermsPage';
 import { SellersPage } from '../features/sellers/components/SellersPage';
 import { CollectionPage } from '../features/items/components/CollectionPage';
@@ -52,6 +52,8 @@ export const routes: RouteObject[] = [
                   { path: 'account/settings/general', Component: GeneralSettingsRoute },
                   { path: 'account/settings/paymentmethod', Component: PaymentMethodRoute },
                   { path: 'account/profile', Component: AccountProfileRoute },
+                  // The wallet opens on its first tab.
+                  { path: 'account/wallet', element: <Navigate to="mytokens" replace /> },
                   { path: 'account/wallet/mytokens', Component: MyTokensRoute },
                   { path: 'account/wallet/mymints', Component: MyMintsRoute },
                   { path: 'account/*', Component: NotFoundPage },

@@ -5,6 +5,7 @@ import { editProfileModal } from '../lib/editProfileStore';
 import { permissionPrompt } from '../lib/permission';
 import { toasts } from '../lib/toast';
 import { userCard } from '../lib/userCardStore';
+import { DESKTOP_WIDTH, setViewportWidth } from './viewport';
 
 // findBy*/waitFor poll for up to 5 s (the default 1 s is too short on a loaded 2-core CI machine,
 // where a page's first render alone can take longer; what they wait for is unchanged).
@@ -12,6 +13,9 @@ configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom does not implement scrolling; ScrollRestoration calls it on every navigation.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+
+// Tests render the desktop layout unless they choose a width (test/viewport.ts).
+setViewportWidth(DESKTOP_WIDTH);
 
 // No test globals in this repo, so Testing Library cannot register its own cleanup.
 afterEach(() => {
@@ -23,6 +27,7 @@ afterEach(() => {
   editProfileModal.close();
   // The API client's session (and a hold left by an AuthProvider that never settled).
   setApiSession(null);
+  setViewportWidth(DESKTOP_WIDTH);
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });

@@ -1,6 +1,4 @@
 import AccountCircleRoundedIcon from '@mui/icons-material/AccountCircleRounded';
-import AccountBalanceWalletRoundedIcon from '@mui/icons-material/AccountBalanceWalletRounded';
-import NotificationsRoundedIcon from '@mui/icons-material/NotificationsRounded';
 import StorefrontRoundedIcon from '@mui/icons-material/StorefrontRounded';
 import VerifiedUserRoundedIcon from '@mui/icons-material/VerifiedUserRounded';
 import BottomNavigation from '@mui/material/BottomNavigation';
@@ -9,16 +7,18 @@ import Paper from '@mui/material/Paper';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { USER_ACTIONS } from '../../features/accounts/accountItems';
 import { AccountMenu } from '../../features/accounts/components/AccountMenu';
 import { useAuth } from '../../lib/auth';
-import { firstSegment, NAV_ITEMS } from './navItems';
+import { useViewport } from '../../lib/viewport';
+import { NAV_ITEMS, USER_ACTIONS } from './navItems';
 
 export const BOTTOM_BAR_HEIGHT = 64;
 
 export interface BottomAction {
   key: 'market' | 'verify' | 'wallet' | 'notifications';
   to: string;
+  /** The action is the current one on this path and its children. */
+  match: string;
   icon: ReactNode;
   /** Whether the target page exists in this build (hidden until then). */
   ready: boolean;
@@ -33,45 +33,60 @@ export function bottomActions(user: { verified: boolean; guest: boolean }): Bott
       ? {
           key: 'market',
           to: '/market/preview/marketplace',
+          match: '/market',
           icon: <StorefrontRoundedIcon />,
           ready: marketReady,
         }
-      : { key: 'verify', ...USER_ACTIONS.verify, icon: <VerifiedUserRoundedIcon /> },
-    { key: 'wallet', ...USER_ACTIONS.wallet, icon: <AccountBalanceWalletRoundedIcon /> },
+      : {
+          key: 'verify',
+          ...USER_ACTIONS.verify,
+          match: USER_ACTIONS.verify.to,
+          icon: <VerifiedUserRoundedIcon />,
+        },
+    { key: 'wallet', ...USER_ACTIONS.wallet, match: USER_ACTIONS.wallet.to },
     ...(user.guest
       ? []
       : [
           {
             key: 'notifications',
             ...USER_ACTIONS.notifications,
-            icon: <NotificationsRoundedIcon />,
+            match: USER_ACTIONS.notifications.to,
           } as const,
         ]),
   ];
   return actions;
 }
 
+/** Whether `pathname` is `to` or one of its children ('/account/wallet/mytokens' for the wallet). */
+function isWithin(pathname: string, to: string): boolean {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}
+
 /**
- * The mobile bottom bar (below 768 px), for logged-in users only (spec 001 §2): verify (or
+ * The phone bottom bar (below 768 px), for logged-in users only (spec 001 §2): verify (or
  * market), wallet, notifications (not for guest-flagged users) and account, which opens the
  * account menu. Actions whose pages are not built yet stay hidden.
  */
 export function BottomBar() {
-  const { t } = useTranslation();
   const { user } = useAuth();
+  const { phone } = useViewport();
+  if (!user || !phone) return null;
+  return <PhoneBar user={user} />;
+}
+
+function PhoneBar({ user }: { user: { verified: boolean; guest: boolean } }) {
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
-  if (!user) return null;
   const actions = bottomActions(user).filter((action) => action.ready);
-  const current = actions.find((action) => firstSegment(action.to) === firstSegment(pathname));
+  const current = actions.find((action) => isWithin(pathname, action.match));
   return (
     <Paper
       component="nav"
       aria-label={t('bottomBar.label')}
       elevation={8}
       sx={{
-        display: { xs: 'block', sm: 'none' },
         position: 'fixed',
         insetInline: 0,
         bottom: 0,

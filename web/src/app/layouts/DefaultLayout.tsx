@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Outlet } from 'react-router';
 import { OfflineWarning } from '../../components/OfflineWarning';
 import { useAuth } from '../../lib/auth';
+import { useViewport } from '../../lib/viewport';
 import { BOTTOM_BAR_HEIGHT, BottomBar } from './BottomBar';
 import { Footer } from './Footer';
 import { SideBar } from './SideBar';
@@ -13,6 +14,7 @@ import { TopBar } from './TopBar';
 export function DefaultLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const { user } = useAuth();
+  const { phone } = useViewport();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
@@ -26,7 +28,8 @@ export function DefaultLayout() {
             minWidth: 0,
             display: 'flex',
             flexDirection: 'column',
-            pb: user ? { xs: `${BOTTOM_BAR_HEIGHT}px`, sm: 0 } : 0,
+            // Room for the phone bottom bar (and the phone's home indicator under it).
+            pb: user && phone ? `calc(${BOTTOM_BAR_HEIGHT}px + env(safe-area-inset-bottom))` : 0,
           }}
         >
           <Box component="main" id={MAIN_ID} tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>

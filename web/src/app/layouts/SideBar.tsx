@@ -13,6 +13,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { useAuth } from '../../lib/auth';
 import { useSwitches } from '../../lib/config';
+import { useViewport } from '../../lib/viewport';
 import { isNavItemActive, NAV_ITEMS, visibleNavItems, type NavItem } from './navItems';
 
 export const SIDEBAR_WIDTH = UI.sideBarWidth;
@@ -63,58 +64,56 @@ function useNavItems(): NavItem[] {
 export function SideBar({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const items = useNavItems();
-  return (
-    <>
+  const { wide } = useViewport();
+  return wide ? (
+    <Box
+      sx={{
+        width: SIDEBAR_WIDTH,
+        flexShrink: 0,
+        borderRight: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+      }}
+    >
       <Box
+        component="nav"
+        aria-label={t('nav.label')}
         sx={{
-          display: { xs: 'none', lg: 'block' },
-          width: SIDEBAR_WIDTH,
-          flexShrink: 0,
-          borderRight: 1,
-          borderColor: 'divider',
-          bgcolor: 'background.paper',
+          position: 'sticky',
+          top: UI.topBarHeightFromSm,
+          maxHeight: `calc(100vh - ${UI.topBarHeightFromSm}px)`,
+          overflowY: 'auto',
         }}
       >
-        <Box
-          component="nav"
-          aria-label={t('nav.label')}
-          sx={{
-            position: 'sticky',
-            top: UI.topBarHeightFromSm,
-            maxHeight: `calc(100vh - ${UI.topBarHeightFromSm}px)`,
-            overflowY: 'auto',
-          }}
-        >
-          <NavList items={items} />
-        </Box>
+        <NavList items={items} />
       </Box>
-      <Drawer
-        id={DRAWER_ID}
-        open={open}
-        onClose={onClose}
-        sx={{ display: { lg: 'none' } }}
-        slotProps={{ paper: { sx: { width: 280, borderRadius: 0 } } }}
+    </Box>
+  ) : (
+    <Drawer
+      id={DRAWER_ID}
+      open={open}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: 280, borderRadius: 0 } } }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          height: { xs: UI.topBarHeight, sm: UI.topBarHeightFromSm },
+          px: 2,
+          borderBottom: 1,
+          borderColor: 'divider',
+        }}
       >
-        <Box
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'space-between',
-            height: { xs: UI.topBarHeight, sm: UI.topBarHeightFromSm },
-            px: 2,
-            borderBottom: 1,
-            borderColor: 'divider',
-          }}
-        >
-          <Logo compact />
-          <IconButton onClick={onClose} aria-label={t('nav.closeMenu')}>
-            <CloseRoundedIcon />
-          </IconButton>
-        </Box>
-        <Box component="nav" aria-label={t('nav.label')}>
-          <NavList items={items} onNavigate={onClose} />
-        </Box>
-      </Drawer>
-    </>
+        <Logo compact />
+        <IconButton onClick={onClose} aria-label={t('nav.closeMenu')}>
+          <CloseRoundedIcon />
+        </IconButton>
+      </Box>
+      <Box component="nav" aria-label={t('nav.label')}>
+        <NavList items={items} onNavigate={onClose} />
+      </Box>
+    </Drawer>
   );
 }

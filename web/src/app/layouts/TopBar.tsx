@@ -11,19 +11,12 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { Logo } from '../../components/Logo';
 import VerifiedUserRoundedIcon from '@mui/icons-material/VerifiedUserRounded';
-import { USER_ACTIONS } from '../../features/accounts/accountItems';
 import { AccountButton } from '../../features/accounts/components/AccountMenu';
-import { SIGNUP_PATH } from '../../features/accounts/components/LoginSteps';
 import { useAuth, type SessionUser } from '../../lib/auth';
+import { PATHS } from '../../lib/paths';
+import { useViewport } from '../../lib/viewport';
+import { USER_ACTIONS } from './navItems';
 import { DRAWER_ID } from './SideBar';
-
-/**
- * Where Create leads after login: the mint form once it exists; until then the user stays on the
- * current page rather than landing on a 404.
- */
-export const CREATE_PATH: string | undefined = USER_ACTIONS.mint.ready
-  ? USER_ACTIONS.mint.to
-  : undefined;
 
 /** Login and Create for guests (spec 001 §2); Create is hidden while on sign-up. */
 function GuestActions() {
@@ -40,11 +33,11 @@ function GuestActions() {
       >
         {t('topBar.login')}
       </Button>
-      {pathname.startsWith(SIGNUP_PATH) ? null : (
+      {pathname.startsWith(PATHS.signup) ? null : (
         <Button
           variant="contained"
           startIcon={<AddRoundedIcon />}
-          onClick={() => openLogin(CREATE_PATH)}
+          onClick={() => openLogin(USER_ACTIONS.mint.to)}
           aria-label={t('topBar.createLabel')}
           sx={{ px: { xs: 1.5, sm: 2.25 }, '& .MuiButton-startIcon': { mr: { xs: 0.5, sm: 1 } } }}
         >
@@ -62,41 +55,54 @@ interface TopBarProps {
 }
 
 /**
- * The logged-in actions (spec 001 §2): verify or mint, wallet, notifications (not for guest-flagged
- * users) and the account button. Actions whose pages are not built yet stay hidden.
+ * The logged-in actions (spec 001 §2): verify or create, wallet, notifications (not for
+ * guest-flagged users) and the account button. On phones the bottom bar carries wallet,
+ * notifications and account, so the top bar keeps only Create there. Actions whose pages are not
+ * built yet stay hidden.
  */
 function UserActions({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
+  const { phone } = useViewport();
   const primary = user.verified ? USER_ACTIONS.mint : USER_ACTIONS.verify;
-  const icons = [
-    { key: 'wallet' as const, ...USER_ACTIONS.wallet },
-    ...(user.guest ? [] : [{ key: 'notifications' as const, ...USER_ACTIONS.notifications }]),
-  ].filter((action) => action.ready);
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0.5, sm: 1 } }}>
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0.75, sm: 1 } }}>
       {primary.ready ? (
         <Button
           component={RouterLink}
           to={primary.to}
           variant="contained"
           startIcon={user.verified ? <AddRoundedIcon /> : <VerifiedUserRoundedIcon />}
-          sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+          aria-label={user.verified ? t('topBar.createLabel') : undefined}
+          sx={{ px: { xs: 1.5, sm: 2.25 }, '& .MuiButton-startIcon': { mr: { xs: 0.5, sm: 1 } } }}
         >
-          {user.verified ? t('topBar.mint') : t('topBar.verify')}
+          {user.verified ? t('topBar.create') : t('topBar.verify')}
         </Button>
       ) : null}
-      {icons.map((action) => (
-        <IconButton
-          key={action.key}
-          component={RouterLink}
-          to={action.to}
-          aria-label={t(`bottomBar.${action.key}`)}
-          sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
-        >
-          {action.icon}
-        </IconButton>
-      ))}
-      <AccountButton />
+      {phone ? null : (
+        <>
+          {USER_ACTIONS.wallet.ready ? (
+            <Button
+              component={RouterLink}
+              to={USER_ACTIONS.wallet.to}
+              color="inherit"
+              startIcon={USER_ACTIONS.wallet.icon}
+              sx={{ fontWeight: 600 }}
+            >
+              {t('topBar.wallet')}
+            </Button>
+          ) : null}
+          {!user.guest && USER_ACTIONS.notifications.ready ? (
+            <IconButton
+              component={RouterLink}
+              to={USER_ACTIONS.notifications.to}
+              aria-label={t('bottomBar.notifications')}
+            >
+              {USER_ACTIONS.notifications.icon}
+            </IconButton>
+          ) : null}
+          <AccountButton />
+        </>
+      )}
     </Box>
   );
 }
@@ -105,6 +111,7 @@ function UserActions({ user }: { user: SessionUser }) {
 export function TopBar({ onMenuClick, menuOpen = false }: TopBarProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
+  const { wide } = useViewport();
   return (
     <AppBar
       position="sticky"
@@ -127,13 +134,12 @@ export function TopBar({ onMenuClick, menuOpen = false }: TopBarProps) {
           px: { xs: 1, sm: 2, lg: 3 },
         }}
       >
-        {onMenuClick ? (
+        {onMenuClick && !wide ? (
           <IconButton
             onClick={onMenuClick}
             aria-label={t('nav.openMenu')}
             aria-controls={DRAWER_ID}
             aria-expanded={menuOpen}
-            sx={{ display: { lg: 'none' } }}
           >
             <MenuRoundedIcon />
           </IconButton>

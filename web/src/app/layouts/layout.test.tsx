@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthContext, type AuthState } from '../../lib/auth';
 import { authStateFixture, configFixture, userFixture } from '../../test/fixtures';
 import { createTestQueryClient, jsonResponse, mockApi, renderRoute } from '../../test/utils';
+import { PHONE_WIDTH, setViewportWidth } from '../../test/viewport';
 import { AppProviders } from '../providers';
 import { Root } from '../Root';
 import { BottomBar, bottomActions } from './BottomBar';
@@ -79,6 +80,7 @@ describe('side bar items', () => {
   });
 
   it('opens as a drawer from the menu button and closes after choosing', async () => {
+    setViewportWidth(PHONE_WIDTH);
     mockApi({ '/api/users/sellers': emptySellers });
     const { router } = renderRoute('/');
     const menu = screen.getByRole('button', { name: 'Open navigation menu' });
@@ -120,7 +122,8 @@ describe('top bar', () => {
 });
 
 describe('bottom bar', () => {
-  function renderBottomBar(auth: AuthState) {
+  function renderBottomBar(auth: AuthState, width: number = PHONE_WIDTH) {
+    setViewportWidth(width);
     const router = createMemoryRouter(
       [
         {
@@ -151,12 +154,24 @@ describe('bottom bar', () => {
       authStateFixture({ status: 'user', user: userFixture({ nick: 'ana', verified: false }) }),
     );
     const nav = screen.getByRole('navigation', { name: 'Quick actions' });
-    // Verify, wallet and notifications lead to pages later features add.
-    expect(within(nav).queryAllByRole('link')).toEqual([]);
+    // Verify and notifications lead to pages later features add; the wallet exists.
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Wallet']);
+    expect(within(nav).getByRole('link', { name: 'Wallet' }).getAttribute('href')).toBe(
+      '/account/wallet',
+    );
     await userEvent.click(within(nav).getByRole('button', { name: 'Account' }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('@ana')).toBeTruthy();
     expect(within(menu).getByRole('menuitem', { name: 'Log out' })).toBeTruthy();
+  });
+
+  it('is absent from 768 px, where the top bar carries the actions', () => {
+    renderBottomBar(authStateFixture({ status: 'user', user: userFixture() }), 768);
+    expect(screen.queryByRole('navigation', { name: 'Quick actions' })).toBeNull();
   });
 
   it('lists verify (or market), wallet and notifications in the spec order', () => {

@@ -1,6 +1,8 @@
+import AccountBalanceWalletRoundedIcon from '@mui/icons-material/AccountBalanceWalletRounded';
 import ChatBubbleOutlineRoundedIcon from '@mui/icons-material/ChatBubbleOutlineRounded';
 import GavelRoundedIcon from '@mui/icons-material/GavelRounded';
 import HelpOutlineRoundedIcon from '@mui/icons-material/HelpOutlineRounded';
+import NotificationsRoundedIcon from '@mui/icons-material/NotificationsRounded';
 import PeopleAltRoundedIcon from '@mui/icons-material/PeopleAltRounded';
 import QrCodeScannerRoundedIcon from '@mui/icons-material/QrCodeScannerRounded';
 import StorefrontRoundedIcon from '@mui/icons-material/StorefrontRounded';
@@ -8,6 +10,7 @@ import SupportAgentRoundedIcon from '@mui/icons-material/SupportAgentRounded';
 import type { ReactNode } from 'react';
 import type { SessionUser } from '../../lib/auth';
 import type { PublicSwitches } from '../../lib/config';
+import { PATHS } from '../../lib/paths';
 
 export type NavKey = 'market' | 'sellers' | 'redeem' | 'messages' | 'faq' | 'support' | 'terms';
 
@@ -37,7 +40,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     icon: <StorefrontRoundedIcon />,
     ready: false,
   },
-  { key: 'sellers', to: '/sellers', icon: <PeopleAltRoundedIcon />, ready: true },
+  { key: 'sellers', to: PATHS.sellers, icon: <PeopleAltRoundedIcon />, ready: true },
   {
     key: 'redeem',
     to: '/redeem',
@@ -60,8 +63,22 @@ export const NAV_ITEMS: readonly NavItem[] = [
     visible: ({ switches }) => switches.faq,
   },
   { key: 'support', to: '/support', icon: <SupportAgentRoundedIcon />, ready: false },
-  { key: 'terms', to: '/legal/terms', icon: <GavelRoundedIcon />, ready: true },
+  { key: 'terms', to: PATHS.terms, icon: <GavelRoundedIcon />, ready: true },
 ];
+
+/**
+ * The logged-in actions of the top and bottom bars besides the account button (spec 001 §2).
+ * `ready` says whether the target exists in this build; the others stay hidden until it does.
+ */
+export const USER_ACTIONS = {
+  /** Verified users create items; the others verify (the verify modal comes later). */
+  mint: { to: PATHS.mintForm, ready: true },
+  verify: { to: PATHS.settings, ready: false },
+  /** The wallet, whose tabs are My items and My creations. */
+  wallet: { to: PATHS.wallet, ready: true, icon: <AccountBalanceWalletRoundedIcon /> },
+  /** The bell opens the notifications dialog, which comes with the notifications feature. */
+  notifications: { to: '/account/activity', ready: false, icon: <NotificationsRoundedIcon /> },
+} as const;
 
 export function visibleNavItems(items: readonly NavItem[], context: NavContext): NavItem[] {
   return items.filter((item) => item.ready && (item.visible?.(context) ?? true));

@@ -1,9 +1,8 @@
-import AccountBalanceWalletRoundedIcon from '@mui/icons-material/AccountBalanceWalletRounded';
 import HistoryRoundedIcon from '@mui/icons-material/HistoryRounded';
-import NotificationsRoundedIcon from '@mui/icons-material/NotificationsRounded';
 import PersonOutlineRoundedIcon from '@mui/icons-material/PersonOutlineRounded';
 import SettingsRoundedIcon from '@mui/icons-material/SettingsRounded';
 import type { ReactNode } from 'react';
+import { PATHS } from '../../lib/paths';
 
 export interface AccountItem<K extends string> {
   key: K;
@@ -33,21 +32,8 @@ export const ACCOUNT_MENU_ITEMS: readonly AccountItem<'profile' | 'activity' | '
   },
   {
     key: 'settings',
-    to: '/account/settings/general',
+    to: PATHS.settings,
     icon: <SettingsRoundedIcon fontSize="small" />,
     ready: true,
   },
 ];
-
-/** The logged-in actions of the top bar besides the account button (spec 001 §2). */
-export const USER_ACTIONS = {
-  /** Verified users mint; the others verify. */
-  mint: { to: '/my-tokens/mint-form', ready: true },
-  verify: { to: '/account/settings/general', ready: false },
-  wallet: {
-    to: '/account/wallet',
-    ready: false,
-    icon: <AccountBalanceWalletRoundedIcon />,
-  },
-  notifications: { to: '/account/activity', ready: false, icon: <NotificationsRoundedIcon /> },
-} as const;

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfig } from '../../../lib/config';
 import { DEFAULT_SWITCHES } from '@shared/switches';
-import { NotFoundPage } from '../../errors/components/ErrorPage';
+import { NotFoundPage } from '../../../components/ErrorPage';
 
 /**
  * The password pages exist only while the passwordLogin switch is on: otherwise the 404 page.

@@ -16,16 +16,74 @@ import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { ITEM_LIMITS, SALE_FEE_BPS } from '@shared/constants/limits';
+import { PRODUCT_TYPES, type ProductType } from '@shared/switches';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useAuth } from '../../../lib/auth';
-import { USER_ACTIONS } from '../../accounts/accountItems';
+import { useSwitches } from '../../../lib/config';
 import { usePageMeta } from '../../../lib/head';
+import { PATHS } from '../../../lib/paths';
 
 const FEE_PERCENT = SALE_FEE_BPS / 100;
-// The mint form comes later: until it exists, login after Create returns to this page.
-const CREATE_PATH: string | undefined = USER_ACTIONS.mint.ready ? USER_ACTIONS.mint.to : undefined;
+
+/**
+ * The item types this deployment lets sellers create (the `mintableTypes` switch), in the spec's
+ * order. The page advertises only these (issue 8 §2: the home page describes this deployment).
+ */
+export function useOfferedTypes(): ProductType[] {
+  const { mintableTypes } = useSwitches();
+  return PRODUCT_TYPES.filter((type) => mintableTypes.includes(type));
+}
+
+/** 'a', 'a and b', 'a, b and c' (British English, as the texts are). */
+function listOf(parts: string[]): string {
+  return new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' }).format(parts);
+}
+
+/** Resale royalties exist only for types other than physical (spec 000 §5). */
+function royaltiesOffered(types: ProductType[]): boolean {
+  return types.some((type) => type !== 'physical');
+}
+
+const TYPE_LOOK: Record<
+  ProductType,
+  { icon: ReactNode; tile: string; from: string; to: string; total: number }
+> = {
+  physical: {
+    icon: <Inventory2RoundedIcon />,
+    tile: '#2563EB',
+    from: '#06B6D4',
+    to: '#3B82F6',
+    total: 25,
+  },
+  digital: {
+    icon: <CloudDownloadRoundedIcon />,
+    tile: '#7C3AED',
+    from: '#A855F7',
+    to: '#EC4899',
+    total: 100,
+  },
+  ticket: {
+    icon: <ConfirmationNumberRoundedIcon />,
+    tile: '#C2410C',
+    from: '#F59E0B',
+    to: '#EF4444',
+    total: 200,
+  },
+  service: { icon: <SpaRoundedIcon />, tile: '#0F766E', from: '#10B981', to: '#0EA5E9', total: 12 },
+};
+
+/** The home page's texts that depend on the offered types. */
+function useTypeTexts() {
+  const { t } = useTranslation();
+  const types = useOfferedTypes();
+  return {
+    types,
+    titles: types.map((type) => t(`home.categories.${type}.title`)),
+    phrases: listOf(types.map((type) => t(`home.phrases.${type}`))),
+  };
+}
 
 const heroGradient =
   'radial-gradient(900px 480px at 88% -5%, rgba(124, 58, 237, 0.55) 0%, transparent 62%),' +
@@ -100,35 +158,22 @@ function IconTile({ children, color }: { children: ReactNode; color: string }) {
 /** A decorative stack of edition cards: what a numbered, tokenised copy looks like. */
 function EditionStack() {
   const { t } = useTranslation();
-  const cards = [
-    {
-      icon: <ConfirmationNumberRoundedIcon />,
-      type: t('home.categories.ticket.title'),
-      number: 12,
-      total: 200,
-      badge: t('home.hero.buyNow'),
-      from: '#F59E0B',
-      to: '#EF4444',
-    },
-    {
-      icon: <Inventory2RoundedIcon />,
-      type: t('home.categories.physical.title'),
-      number: 3,
-      total: 25,
-      badge: t('home.hero.auction'),
-      from: '#06B6D4',
-      to: '#3B82F6',
-    },
-    {
-      icon: <CloudDownloadRoundedIcon />,
-      type: t('home.categories.digital.title'),
-      number: 48,
-      total: 100,
-      badge: t('home.hero.buyNow'),
-      from: '#A855F7',
-      to: '#EC4899',
-    },
-  ];
+  const { types } = useTypeTexts();
+  // Three example copies, of the offered types only (cycling when fewer are offered).
+  const cards = [12, 3, 48].map((number, index) => {
+    const type = types[index % types.length] ?? 'physical';
+    const look = TYPE_LOOK[type];
+    return {
+      key: `${type}-${index}`,
+      icon: look.icon,
+      type: t(`home.categories.${type}.title`),
+      number,
+      total: look.total,
+      badge: index === 1 ? t('home.hero.auction') : t('home.hero.buyNow'),
+      from: look.from,
+      to: look.to,
+    };
+  });
   return (
     <Box
       aria-hidden
@@ -144,7 +189,7 @@ function EditionStack() {
     >
       {cards.map((card, index) => (
         <Box
-          key={card.type}
+          key={card.key}
           sx={{
             mt: index === 1 ? 7 : index === 2 ? -5 : 0,
             transform: `rotate(${[-4, 3, -2][index]}deg)`,
@@ -211,6 +256,7 @@ function EditionStack() {
 function Hero() {
   const { t } = useTranslation();
   const { openLogin } = useAuth();
+  const { titles, phrases } = useTypeTexts();
   return (
     <Box
       component="section"
@@ -233,7 +279,7 @@ function Hero() {
             component="p"
             sx={{ color: '#C7D2FE', fontSize: { xs: '0.72rem', sm: '0.8rem' } }}
           >
-            {t('home.hero.eyebrow')}
+            {titles.join(' · ')}
           </Typography>
           <Typography
             id="hero-title"
@@ -255,7 +301,7 @@ function Hero() {
               lineHeight: 1.6,
             }}
           >
-            {t('home.hero.subtitle')}
+            {t('home.hero.subtitle', { types: phrases })}
           </Typography>
           <Box sx={{ mt: 4, display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
             <Button
@@ -271,7 +317,7 @@ function Hero() {
             <Button
               variant="outlined"
               size="large"
-              onClick={() => openLogin(CREATE_PATH)}
+              onClick={() => openLogin(PATHS.mintForm)}
               sx={{
                 color: '#FFFFFF',
                 borderColor: 'rgba(255,255,255,0.55)',
@@ -295,18 +341,21 @@ function Hero() {
 
 function Categories() {
   const { t } = useTranslation();
-  const categories = [
-    { key: 'physical', icon: <ShoppingBagRoundedIcon />, color: '#2563EB' },
-    { key: 'digital', icon: <CloudDownloadRoundedIcon />, color: '#7C3AED' },
-    { key: 'ticket', icon: <ConfirmationNumberRoundedIcon />, color: '#C2410C' },
-    { key: 'service', icon: <SpaRoundedIcon />, color: '#0F766E' },
-  ] as const;
+  const { types } = useTypeTexts();
+  const icons: Record<ProductType, ReactNode> = {
+    physical: <ShoppingBagRoundedIcon />,
+    digital: <CloudDownloadRoundedIcon />,
+    ticket: <ConfirmationNumberRoundedIcon />,
+    service: <SpaRoundedIcon />,
+  };
+  const categories = types.map((key) => ({ key, icon: icons[key], color: TYPE_LOOK[key].tile }));
+  const columns = (max: number) => `repeat(${Math.min(categories.length, max)}, minmax(0, 1fr))`;
   return (
     <Section id="categories-title">
       <SectionTitle
         id="categories-title"
         title={t('home.categories.title')}
-        subtitle={t('home.categories.subtitle')}
+        subtitle={t('home.categories.subtitle', { count: categories.length })}
       />
       <Box
         component="ul"
@@ -316,11 +365,7 @@ function Categories() {
           p: 0,
           display: 'grid',
           gap: 2,
-          gridTemplateColumns: {
-            xs: 'minmax(0, 1fr)',
-            sm: 'repeat(2, minmax(0, 1fr))',
-            lg: 'repeat(4, minmax(0, 1fr))',
-          },
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: columns(2), lg: columns(4) },
         }}
       >
         {categories.map((category) => (
@@ -349,6 +394,19 @@ function Steps({ side, icon }: { side: 'buyers' | 'sellers'; icon: ReactNode }) 
     maxImages: ITEM_LIMITS.maxImages,
   };
   const steps = ['step1', 'step2', 'step3', 'step4'] as const;
+  const { types } = useTypeTexts();
+  // What the last step adds for the offered types only (files, tickets, royalties).
+  const extras =
+    side === 'buyers'
+      ? [
+          ...(types.includes('digital') ? [t('home.how.buyers.step4.digital')] : []),
+          ...(types.includes('ticket') ? [t('home.how.buyers.step4.ticket')] : []),
+        ]
+      : royaltiesOffered(types)
+        ? [t('home.how.sellers.step4.royalties')]
+        : [];
+  const body = (step: (typeof steps)[number]) =>
+    [t(`home.how.${side}.${step}.body`, values), ...(step === 'step4' ? extras : [])].join(' ');
   return (
     <Card sx={{ p: { xs: 3, sm: 4 }, height: '100%' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
@@ -382,7 +440,7 @@ function Steps({ side, icon }: { side: 'buyers' | 'sellers'; icon: ReactNode }) 
                 {t(`home.how.${side}.${step}.title`)}
               </Typography>
               <Typography color="text.secondary" sx={{ mt: 0.25, lineHeight: 1.6 }}>
-                {t(`home.how.${side}.${step}.body`, values)}
+                {body(step)}
               </Typography>
             </Box>
           </Box>
@@ -413,12 +471,13 @@ function HowItWorks() {
 
 function Features() {
   const { t } = useTranslation();
+  const { types } = useTypeTexts();
   const features = [
-    { key: 'numbered', icon: <NumbersRoundedIcon /> },
-    { key: 'payments', icon: <LockRoundedIcon /> },
-    { key: 'tickets', icon: <QrCode2RoundedIcon /> },
-    { key: 'royalties', icon: <AutorenewRoundedIcon /> },
-  ] as const;
+    { key: 'numbered' as const, icon: <NumbersRoundedIcon />, offered: true },
+    { key: 'payments' as const, icon: <LockRoundedIcon />, offered: true },
+    { key: 'tickets' as const, icon: <QrCode2RoundedIcon />, offered: types.includes('ticket') },
+    { key: 'royalties' as const, icon: <AutorenewRoundedIcon />, offered: royaltiesOffered(types) },
+  ].filter((feature) => feature.offered);
   return (
     <Section id="features-title" tinted>
       <SectionTitle id="features-title" title={t('home.features.title')} />
@@ -433,8 +492,8 @@ function Features() {
           rowGap: 3.5,
           gridTemplateColumns: {
             xs: 'minmax(0, 1fr)',
-            sm: 'repeat(2, minmax(0, 1fr))',
-            lg: 'repeat(4, minmax(0, 1fr))',
+            sm: `repeat(${Math.min(features.length, 2)}, minmax(0, 1fr))`,
+            lg: `repeat(${Math.min(features.length, 4)}, minmax(0, 1fr))`,
           },
         }}
       >
@@ -492,7 +551,7 @@ function CallToAction() {
             <Button
               variant="contained"
               size="large"
-              onClick={() => openLogin(CREATE_PATH)}
+              onClick={() => openLogin(PATHS.mintForm)}
               sx={{ bgcolor: '#FFFFFF', color: '#4338CA', '&:hover': { bgcolor: '#EEF2FF' } }}
             >
               {t('home.cta.sell')}
@@ -519,7 +578,11 @@ function CallToAction() {
 export function HomePage({ topSellers }: { topSellers?: ReactNode }) {
   const { t } = useTranslation();
   const app = t('app.name');
-  usePageMeta({ title: t('meta.home.title', { app }), description: t('meta.home.description') });
+  const { phrases } = useTypeTexts();
+  usePageMeta({
+    title: t('meta.home.title', { app }),
+    description: t('meta.home.description', { types: phrases }),
+  });
   return (
     <>
       <Hero />

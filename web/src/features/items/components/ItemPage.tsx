@@ -333,6 +333,12 @@ function Gallery({ images, title }: { images: ItemImage[]; title: string }) {
   );
 }
 
+/**
+ * The Owner since column from 768 px; on a phone the date shows under the owner, so the table
+ * fits a 375 px screen without scrolling sideways.
+ */
+const sinceColumn = { display: { xs: 'none', sm: 'table-cell' } } as const;
+
 function CopiesTable({ item, caller }: { item: ItemDetail; caller: string }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
@@ -352,27 +358,40 @@ function CopiesTable({ item, caller }: { item: ItemDetail; caller: string }) {
         {t('items.copies.title')}
       </Typography>
       <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-labelledby="copies-title">
+        <Table
+          size="small"
+          aria-labelledby="copies-title"
+          // Narrower cell padding on phones leaves the owner's nick room for one line.
+          sx={{ '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } } }}
+        >
           <TableHead>
             <TableRow>
               <TableCell>{t('items.copies.serial')}</TableCell>
               <TableCell>{t('items.copies.owner')}</TableCell>
-              <TableCell>{t('items.copies.since')}</TableCell>
+              <TableCell sx={sinceColumn}>{t('items.copies.since')}</TableCell>
               <TableCell align="right">{t('items.copies.actions')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
             {copies.map((copy) => (
               <TableRow key={copy.nftuniqueid}>
-                <TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {t('items.copies.serialValue', { index: copy.index, total: item.copies })}
                 </TableCell>
-                <TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>
                   <Link component={RouterLink} to={`/${copy.owner_nick}`}>
                     @{copy.owner_nick}
                   </Link>
+                  {/* On phones the date goes under the owner instead of its own column. */}
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ display: { xs: 'block', sm: 'none' }, mt: 0.25, whiteSpace: 'nowrap' }}
+                  >
+                    {formatDateTime(copy.owner_since, { timeZone: viewerZone() })}
+                  </Typography>
                 </TableCell>
-                <TableCell>
+                <TableCell sx={sinceColumn}>
                   {formatDateTime(copy.owner_since, { timeZone: viewerZone() })}
                 </TableCell>
                 <TableCell align="right">

@@ -42,8 +42,6 @@ import { CollectionField } from './CollectionField';
 import { CreationProgressDialog, type CreationState } from './CreationProgressDialog';
 import { ImagePicker } from './ImagePicker';
 
-export const MINT_FORM_PATH = '/my-tokens/mint-form';
-
 function Loading() {
   const { t } = useTranslation();
   return (

@@ -26,20 +26,18 @@ import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
 import { usePageMeta } from '../../../lib/head';
 import { useOwnProfile } from '../../../lib/ownProfile';
+import { PATHS } from '../../../lib/paths';
 import { fetchMyProducts, itemKeys, switchVisibility } from '../api/items';
-import { MINT_FORM_PATH } from './MintFormPage';
 import { ItemGrid, ItemGridSkeleton, LoadMore } from './ItemGrid';
 
 type TokenType = (typeof TOKEN_TYPES)[number];
-
-export const MY_TOKENS_PATH = '/account/wallet/mytokens';
 
 /** /account/wallet/mymints: the user's creations; unverified users go to mytokens. */
 export function MyMintsRoute() {
   const { user } = useAuth();
   const profile = useOwnProfile(user?.id ?? null);
   if (!user || profile.isPending) return null;
-  if (profile.data && !profile.data.is_verified) return <Navigate to={MY_TOKENS_PATH} replace />;
+  if (profile.data && !profile.data.is_verified) return <Navigate to={PATHS.myTokens} replace />;
   return <WalletPage userId={user.id} onlyMint />;
 }
 
@@ -48,6 +46,34 @@ export function MyTokensRoute() {
   const { user } = useAuth();
   if (!user) return null;
   return <WalletPage userId={user.id} onlyMint={false} />;
+}
+
+/**
+ * The wallet's tabs (spec 001 §2: /account/wallet with mytokens, mymints, mytokenshistory), as
+ * links so each tab has its address. My creations is for verified users only, as its page is;
+ * there is no account-wide token history call yet, so mytokenshistory has no tab.
+ */
+function WalletTabs({ userId, current }: { userId: string; current: string }) {
+  const { t } = useTranslation();
+  const profile = useOwnProfile(userId);
+  const showMints = profile.data?.is_verified !== false;
+  const tabs = [
+    { to: PATHS.myTokens, label: t('items.wallet.mytokens') },
+    ...(showMints ? [{ to: PATHS.myMints, label: t('items.wallet.mymints') }] : []),
+  ];
+  return (
+    <Tabs
+      value={current}
+      aria-label={t('items.wallet.sections')}
+      variant="scrollable"
+      allowScrollButtonsMobile
+      sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
+    >
+      {tabs.map((tab) => (
+        <Tab key={tab.to} value={tab.to} label={tab.label} component={RouterLink} to={tab.to} />
+      ))}
+    </Tabs>
+  );
 }
 
 export function WalletPage({ userId, onlyMint }: { userId: string; onlyMint: boolean }) {
@@ -108,17 +134,18 @@ export function WalletPage({ userId, onlyMint }: { userId: string; onlyMint: boo
         }}
       >
         <Typography variant="h4" component="h1">
-          {heading}
+          {t('items.wallet.title')}
         </Typography>
         <Button
           component={RouterLink}
-          to={MINT_FORM_PATH}
+          to={PATHS.mintForm}
           variant="contained"
           startIcon={<AddRoundedIcon />}
         >
           {t('items.wallet.create')}
         </Button>
       </Box>
+      <WalletTabs userId={userId} current={onlyMint ? PATHS.myMints : PATHS.myTokens} />
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 3 }}>
         <Tabs
           value={tokenType}
@@ -170,7 +197,7 @@ export function WalletPage({ userId, onlyMint }: { userId: string; onlyMint: boo
           title={t('items.wallet.empty')}
           body={t('items.wallet.emptyBody')}
           action={
-            <Button component={RouterLink} to={MINT_FORM_PATH} variant="contained">
+            <Button component={RouterLink} to={PATHS.mintForm} variant="contained">
               {t('items.wallet.create')}
             </Button>
           }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../../../lib/auth';
-import { editProfileModal, useEditProfileOpen } from '../editProfileStore';
+import { editProfileModal, useEditProfileOpen } from '../../../lib/editProfileStore';
 import { EditProfileModal } from './EditProfileModal';
 
 export const FIRST_LOGIN_PARAM = 'loggedForFirstTime';

@@ -27,8 +27,9 @@ import { useAuth } from '../../../lib/auth';
 import { useSwitches } from '../../../lib/config';
 import { useErrorText } from '../../../lib/errors';
 import { usePageMeta } from '../../../lib/head';
-import { ErrorPage } from '../../errors/components/ErrorPage';
-import { editProfileModal } from '../editProfileStore';
+import { ErrorPage } from '../../../components/ErrorPage';
+import { VerifiedMark } from '../../../components/VerifiedMark';
+import { editProfileModal } from '../../../lib/editProfileStore';
 import { useProfile } from '../hooks/useProfile';
 import {
   displayName,
@@ -40,7 +41,6 @@ import {
   type SocialNetwork,
 } from '../schemas';
 import { FollowButton } from './FollowButton';
-import { VerifiedCrown } from './VerifiedCrown';
 
 const SOCIAL_ICONS: Record<SocialNetwork, ReactNode> = {
   linkedin: <LinkedInIcon />,
@@ -211,7 +211,7 @@ function ProfileView({
                 >
                   {name}
                 </Typography>
-                {profile.is_verified ? <VerifiedCrown size={26} /> : null}
+                {profile.is_verified ? <VerifiedMark size={26} /> : null}
               </Box>
               <Typography color="text.secondary" sx={{ fontWeight: 500 }}>
                 @{profile.nick}

@@ -17,6 +17,7 @@ import { abbreviateCount } from '@shared/format';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { VerifiedMark } from '../../../components/VerifiedMark';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { useSwitches } from '../../../lib/config';
@@ -26,7 +27,6 @@ import { userCard, useUserCardNick } from '../../../lib/userCardStore';
 import { useProfile } from '../hooks/useProfile';
 import { displayName, tagline, type PublicProfile } from '../schemas';
 import { FollowButton } from './FollowButton';
-import { VerifiedCrown } from './VerifiedCrown';
 
 /** Mounted once at the root: shows the card of the user `userCard.open(nick)` asked for. */
 export function UserCardHost() {
@@ -156,7 +156,7 @@ function CardBody({ profile, onClose }: { profile: PublicProfile; onClose: () =>
         <Typography variant="h5" component="p" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
           {name}
         </Typography>
-        {profile.is_verified ? <VerifiedCrown size={22} /> : null}
+        {profile.is_verified ? <VerifiedMark size={22} /> : null}
         {own ? (
           <IconButton
             aria-label={t('profiles.edit')}

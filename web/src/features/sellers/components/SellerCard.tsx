@@ -1,5 +1,4 @@
 import PeopleAltRoundedIcon from '@mui/icons-material/PeopleAltRounded';
-import VerifiedRoundedIcon from '@mui/icons-material/VerifiedRounded';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
@@ -10,6 +9,7 @@ import { abbreviateCount } from '@shared/format';
 import type { SellerSummary } from '@shared/schemas/profiles';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { VerifiedMark } from '../../../components/VerifiedMark';
 import { userCard } from '../../../lib/userCardStore';
 import { SellerAvatar } from './SellerAvatar';
 
@@ -42,7 +42,6 @@ function Followers({ count }: { count: number }) {
 }
 
 function SellerName({ seller, centered }: { seller: SellerSummary; centered: boolean }) {
-  const { t } = useTranslation();
   return (
     <Box
       sx={{
@@ -77,14 +76,7 @@ function SellerName({ seller, centered }: { seller: SellerSummary; centered: boo
           {seller.name}
         </Link>
       </Typography>
-      {seller.is_verified ? (
-        // titleAccess gives the icon its accessible name and the browser's hover tooltip.
-        <VerifiedRoundedIcon
-          titleAccess={t('sellers.verified')}
-          color="primary"
-          sx={{ fontSize: 18, flexShrink: 0 }}
-        />
-      ) : null}
+      {seller.is_verified ? <VerifiedMark size={18} /> : null}
     </Box>
   );
 }

@@ -62,7 +62,9 @@ describe('/sellers', () => {
     expect(first.getByText('@lumen')).toBeTruthy();
     expect(first.getByText('1,2M followers')).toBeTruthy();
     expect(first.getByRole('img', { name: 'Profile picture of Lumen Records' })).toBeTruthy();
-    expect(first.getByTitle('Verified seller')).toBeTruthy();
+    // The shared verified mark: the crown, named by its tooltip text.
+    expect(first.getByRole('img', { name: 'Verified' })).toBeTruthy();
+    expect(second.queryByRole('img', { name: 'Verified' })).toBeNull();
     expect(second.getByText('12,4K followers')).toBeTruthy();
     expect(second.getByText('SM')).toBeTruthy(); // initials without a picture
     expect(third.getByText('999 followers')).toBeTruthy();

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { mockApi, renderRoute } from '../../../test/utils';
+import { mockApi, renderRoute } from '../test/utils';
 import { statusFromSearch } from './ErrorPage';
 
 describe('error page', () => {

@@ -10,17 +10,28 @@ function CrownIcon(props: SvgIconProps) {
   );
 }
 
-/** The verified (crown) icon with its tooltip (spec 001 §2). */
-export function VerifiedCrown({ size = 24 }: { size?: number }) {
+/**
+ * The verified mark (spec 001 §2, §4): the crown with its tooltip, the same wherever a verified
+ * user is named (profile, user card, seller lists). It is focusable and opens its tooltip on touch,
+ * and it sits above a card's stretched link so that hovering it shows the tooltip.
+ */
+export function VerifiedMark({ size = 24 }: { size?: number }) {
   const { t } = useTranslation();
-  const label = t('profiles.verified');
+  const label = t('common.verified');
   return (
     <Tooltip title={label} arrow enterTouchDelay={0}>
       <span
         role="img"
         aria-label={label}
         tabIndex={0}
-        style={{ display: 'inline-flex', lineHeight: 0, borderRadius: 6 }}
+        style={{
+          display: 'inline-flex',
+          flexShrink: 0,
+          lineHeight: 0,
+          borderRadius: 6,
+          position: 'relative',
+          zIndex: 1,
+        }}
       >
         <CrownIcon aria-hidden sx={{ fontSize: size, color: '#D9A400' }} />
       </span>

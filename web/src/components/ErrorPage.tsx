@@ -6,7 +6,7 @@ import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { usePageMeta } from '../../../lib/head';
+import { usePageMeta } from '../lib/head';
 
 /** 'page not found' for 404, otherwise a generic error; always with a way back home. */
 export function ErrorPage({ status }: { status: number }) {
