@@ -45,5 +45,10 @@ export function benchWebJs() {
       ],
     ),
   );
-  return { initialRaw: total.raw, initialGzip: total.gzip, lazyChunks: lazy.length };
+  return {
+    outDir,
+    initialRaw: total.raw,
+    initialGzip: total.gzip,
+    lazyChunks: lazy.length,
+  };
 }

@@ -15,6 +15,7 @@ import {
   configureAuth,
   currentAccessToken,
   endSession,
+  hasStoredSession,
   readSession,
   watchTokenRefresh,
   type SessionClaims,
@@ -136,12 +137,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     void endSession(false);
   }, [t]);
 
-  // Configure Amplify once /api/config answers, then restore a stored session.
+  // Configure Amplify once /api/config answers, then restore a stored session (Amplify loads only
+  // when the browser holds one).
   useEffect(() => {
     if (configLoading || !settings) return;
     let active = true;
     configureAuth(settings)
-      .then(() => readSession())
+      .then(() => (hasStoredSession(settings) ? readSession() : null))
       .then((claims) => {
         if (active) setSession(claims ? { status: 'user', user: userFrom(claims) } : guest());
       })

@@ -13,7 +13,7 @@ import { Logo } from '../../components/Logo';
 import VerifiedUserRoundedIcon from '@mui/icons-material/VerifiedUserRounded';
 import { USER_ACTIONS } from '../../features/accounts/accountItems';
 import { AccountButton } from '../../features/accounts/components/AccountMenu';
-import { SIGNUP_PATH } from '../../features/accounts/components/LoginSteps';
+import { SIGNUP_PATH } from '../../features/accounts/paths';
 import { useAuth, type SessionUser } from '../../lib/auth';
 import { DRAWER_ID } from './SideBar';
 

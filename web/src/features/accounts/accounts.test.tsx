@@ -5,6 +5,7 @@ import { afterLoginPath } from '../../lib/auth';
 import { authFixture, configFixture, configWithAuthFixture } from '../../test/fixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { loginErrorCode } from './loginErrors';
+import { storeSignedInSession } from '../../test/profileFixtures';
 
 const amplify = vi.hoisted(() => ({
   signIn: vi.fn(),
@@ -55,6 +56,8 @@ const topBar = () => screen.getAllByRole('banner')[0] as HTMLElement;
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue(noSession);
   amplify.signOut.mockResolvedValue(undefined);
 });
