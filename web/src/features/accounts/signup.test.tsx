@@ -88,8 +88,9 @@ describe('sign-up page', () => {
     });
     renderRoute('/session/signup');
     const main = screen.getByRole('main');
+    // The page is a lazy module: it appears once its chunk has loaded.
     expect(
-      within(main).getByRole('heading', { level: 1, name: 'Create your account' }),
+      await within(main).findByRole('heading', { level: 1, name: 'Create your account' }),
     ).toBeTruthy();
 
     const nick = within(main).getByRole('textbox', { name: /Username/ });
