@@ -7,7 +7,10 @@
  *     raw DynamoDB Local Query the call makes for the same page, interleaved in the same run,
  *  4. the login round trip and DynamoDB requests of sign-up and login (bench/login.ts),
  *  5. creating a 200-copy item: time, DynamoDB requests and write units (bench/mint.ts),
- *  6. the web's initial JavaScript, raw and gzip (bench/web-js.ts).
+ *  6. the web's initial JavaScript, raw and gzip (bench/web-js.ts),
+ *  7. Lighthouse mobile performance, LCP, TBT, CLS and the JavaScript downloaded on /, /sellers
+ *     and a profile page, on the production build served by the twin (bench/lighthouse.ts).
+ * `npm run bench -- web` runs 6 and 7 only.
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
  */
@@ -23,6 +26,7 @@ import { createProfilesRepo } from '../functions/profiles/profiles.repo';
 import { measureInitTime } from './init-time';
 import { benchLogin } from './login';
 import { benchMint } from './mint';
+import { benchLighthouse } from './lighthouse';
 import { benchWebJs } from './web-js';
 import { kib, median, ms, percentile, table } from './stats';
 
@@ -150,30 +154,42 @@ async function latency() {
   }
 }
 
+async function webFigures() {
+  const { outDir, ...js } = benchWebJs();
+  const lighthouse = await benchLighthouse(outDir);
+  return { ...js, lighthouse };
+}
+
 async function main() {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+  const webOnly = process.argv.slice(2).includes('web');
+  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const write = (file: string, figures: object) => {
+    writeFileSync(
+      path.join(resultsDir, file),
+      JSON.stringify(
+        { at: new Date().toISOString(), node: process.versions.node, ...figures },
+        null,
+        2,
+      ),
+    );
+    console.log(`\nResults written to bench/results/${file}`);
+  };
+  if (webOnly) {
+    write('web.json', { web: await webFigures() });
+    return;
+  }
   const rows = await bundles();
   const init = initTimes(rows);
   const sellers = await latency();
-  const web = benchWebJs();
-  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
-  mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(
-    path.join(resultsDir, 'latest.json'),
-    JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        node: process.versions.node,
-        bundles: Object.fromEntries(rows.map(([handler, { bytes }]) => [handler, bytes])),
-        initMs: Object.fromEntries(init.map((r) => [r.handler, r.medianMs])),
-        sellers,
-        web,
-      },
-      null,
-      2,
-    ),
-  );
-  console.log(`\nResults written to bench/results/latest.json`);
+  const web = await webFigures();
+  write('latest.json', {
+    bundles: Object.fromEntries(rows.map(([handler, { bytes }]) => [handler, bytes])),
+    initMs: Object.fromEntries(init.map((r) => [r.handler, r.medianMs])),
+    sellers,
+    web,
+  });
 }
 
 await main();

@@ -21,7 +21,9 @@ export default defineConfig({
     target: 'es2022',
     rolldownOptions: {
       output: {
-        // Long-lived vendor chunks, so a deploy of app code does not invalidate the libraries.
+        // React and the router are in every page's entry and change rarely: one long-lived chunk.
+        // Everything else is split by use, so a page's chunk carries only what it needs (a
+        // library-wide group, e.g. all of MUI, would put every page's components in the entry).
         codeSplitting: {
           groups: [
             {
@@ -30,17 +32,11 @@ export default defineConfig({
               priority: 30,
             },
             {
-              name: 'mui',
-              test: /node_modules[\\/](@mui|@emotion|stylis|@popperjs|react-transition-group|clsx|prop-types|react-is|hoist-non-react-statics)[\\/]/,
-              priority: 20,
-            },
-            {
-              // Loaded on demand by lib/authClient.ts once /api/config names a user pool.
+              // Loaded on demand by lib/authClient.ts: to restore a stored session, log in or out.
               name: 'amplify',
               test: /node_modules[\\/](aws-amplify|@aws-amplify|@aws-crypto|@aws-sdk|@smithy)[\\/]/,
               priority: 25,
             },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
           ],
         },
       },

@@ -8,6 +8,8 @@ import type { HttpRoute } from '../../functions/routes';
 import { startHttpGateway, type HttpGateway } from './http-gateway';
 import { twin } from './test/twin-context';
 
+const BIG_SCRIPT = Array.from({ length: 400 }, (_, i) => `console.log('line ${i}');`).join('\n');
+
 const context = twin();
 
 describe('the twin gateway with the real route table', () => {
@@ -187,6 +189,7 @@ describe('API Gateway semantics of the local gateway', () => {
     mkdirSync(path.join(webDir, 'assets'), { recursive: true });
     writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>spa</title>');
     writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
+    writeFileSync(path.join(webDir, 'assets', 'big-5678.js'), BIG_SCRIPT);
     writeFileSync(path.join(webDir, 'robots.txt'), 'User-agent: *');
 
     gateway = await startHttpGateway({
@@ -331,6 +334,29 @@ describe('API Gateway semantics of the local gateway', () => {
     expect((await fetch(`${gateway.url}/robots.txt`)).status).toBe(200);
     expect((await fetch(`${gateway.url}/missing.js`)).status).toBe(404);
     expect((await fetch(`${gateway.url}/../../etc/passwd`)).status).not.toBe(500);
+  });
+
+  it('compresses the web build as CloudFront does: Brotli or gzip to a browser that accepts it, and plain bytes otherwise', async () => {
+    const url = `${gateway.url}/assets/big-5678.js`;
+    const plain = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(BIG_SCRIPT);
+    for (const [accepted, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      // fetch decodes the body itself; the headers show what travelled.
+      const response = await fetch(url, { headers: { 'accept-encoding': accepted } });
+      expect(response.headers.get('content-encoding')).toBe(encoding);
+      expect(response.headers.get('vary')).toBe('Accept-Encoding');
+      expect(Number(response.headers.get('content-length'))).toBeLessThan(BIG_SCRIPT.length / 4);
+      expect(await response.text()).toBe(BIG_SCRIPT);
+    }
+    // Under 1,000 bytes CloudFront does not compress.
+    const small = await fetch(`${gateway.url}/assets/app-1234.js`, {
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(small.headers.get('content-encoding')).toBeNull();
   });
 });
 

@@ -9,7 +9,7 @@ import {
 import { ErrorPage } from '../components/ErrorPage';
 import { LoginModal } from '../features/accounts/components/LoginModal';
 import { EditProfileHost } from '../features/profiles/components/EditProfileHost';
-import { UserCardHost } from '../features/profiles/components/UserCardModal';
+import { UserCardHost } from '../features/profiles/components/UserCardHost';
 import { PermissionPromptHost } from '../components/PermissionPromptHost';
 import { AuthProvider } from '../lib/auth';
 

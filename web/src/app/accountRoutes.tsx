@@ -4,8 +4,6 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { AddressesSection } from '../features/addresses/components/AddressesSection';
-import { PublicItemsSection } from '../features/items/components/PublicItemsSection';
-import { ProfilePage } from '../features/profiles/components/ProfilePage';
 import { GeneralSettingsPage } from '../features/settings/components/GeneralSettingsPage';
 import { useAuth } from '../lib/auth';
 import { useSwitches } from '../lib/config';
@@ -63,9 +61,4 @@ export function AccountProfileRoute() {
       <CircularProgress aria-label={t('common.loading')} />
     </Box>
   );
-}
-
-/** `/:usernick`: the public profile with the user's public items (composed across features). */
-export function ProfileRoute() {
-  return <ProfilePage renderItems={(nick) => <PublicItemsSection nick={nick} />} />;
 }

@@ -1,26 +1,86 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { RequireGuest, RequireUser } from '../features/accounts/components/Guards';
-import { LoginPage } from '../features/accounts/components/LoginPage';
-import { ForgotPasswordPage } from '../features/accounts/components/ForgotPasswordPage';
-import { ResetPasswordPage } from '../features/accounts/components/ResetPasswordPage';
-import { SignupPage } from '../features/accounts/components/SignupPage';
-import { ErrorRoute, NotFoundPage } from '../components/ErrorPage';
-import { TermsPage } from '../features/legal/components/TermsPage';
-import { SellersPage } from '../features/sellers/components/SellersPage';
-import { CollectionPage } from '../features/items/components/CollectionPage';
-import { ItemPage } from '../features/items/components/ItemPage';
-import { MintFormRoute } from '../features/items/components/MintFormPage';
-import { MyMintsRoute, MyTokensRoute } from '../features/items/components/WalletPage';
-import {
-  AccountProfileRoute,
-  GeneralSettingsRoute,
-  PaymentMethodRoute,
-  ProfileRoute,
-} from './accountRoutes';
-import { HomeRoute } from './HomeRoute';
+import { NotFoundPage } from '../components/ErrorPage';
+import { lazyPage } from './lazyPage';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { SessionLayout } from './layouts/SessionLayout';
 import { RouteError, Root } from './Root';
+
+/*
+ * Pages load on demand, each in its own chunk (lazyPage); the shell (root, layouts, guards, the
+ * 404 and error pages) is in the entry. Forms, Amplify and the login steps are reached only from
+ * these chunks and the modals' own lazy chunks.
+ */
+const page = {
+  home: lazyPage(
+    () => import('./HomeRoute'),
+    (m) => m.HomeRoute,
+  ),
+  sellers: lazyPage(
+    () => import('../features/sellers/components/SellersPage'),
+    (m) => m.SellersPage,
+  ),
+  terms: lazyPage(
+    () => import('../features/legal/components/TermsPage'),
+    (m) => m.TermsPage,
+  ),
+  error: lazyPage(
+    () => import('../components/ErrorPage'),
+    (m) => m.ErrorRoute,
+  ),
+  mintForm: lazyPage(
+    () => import('../features/items/components/MintFormPage'),
+    (m) => m.MintFormRoute,
+  ),
+  item: lazyPage(
+    () => import('../features/items/components/ItemPage'),
+    (m) => m.ItemPage,
+  ),
+  collection: lazyPage(
+    () => import('../features/items/components/CollectionPage'),
+    (m) => m.CollectionPage,
+  ),
+  generalSettings: lazyPage(
+    () => import('./accountRoutes'),
+    (m) => m.GeneralSettingsRoute,
+  ),
+  paymentMethod: lazyPage(
+    () => import('./accountRoutes'),
+    (m) => m.PaymentMethodRoute,
+  ),
+  accountProfile: lazyPage(
+    () => import('./accountRoutes'),
+    (m) => m.AccountProfileRoute,
+  ),
+  myTokens: lazyPage(
+    () => import('../features/items/components/WalletPage'),
+    (m) => m.MyTokensRoute,
+  ),
+  myMints: lazyPage(
+    () => import('../features/items/components/WalletPage'),
+    (m) => m.MyMintsRoute,
+  ),
+  profile: lazyPage(
+    () => import('./ProfileRoute'),
+    (m) => m.ProfileRoute,
+  ),
+  login: lazyPage(
+    () => import('../features/accounts/components/LoginPage'),
+    (m) => m.LoginPage,
+  ),
+  signup: lazyPage(
+    () => import('../features/accounts/components/SignupPage'),
+    (m) => m.SignupPage,
+  ),
+  forgotPassword: lazyPage(
+    () => import('../features/accounts/components/ForgotPasswordPage'),
+    (m) => m.ForgotPasswordPage,
+  ),
+  resetPassword: lazyPage(
+    () => import('../features/accounts/components/ResetPasswordPage'),
+    (m) => m.ResetPasswordPage,
+  ),
+};
 
 /**
  * The route table (spec 000 §2). Only pages that exist are routed; everything else, including the
@@ -37,32 +97,32 @@ export const routes: RouteObject[] = [
           {
             ErrorBoundary: RouteError,
             children: [
-              { index: true, Component: HomeRoute },
-              { path: 'sellers', Component: SellersPage },
-              { path: 'legal/terms', Component: TermsPage },
-              { path: 'error', Component: ErrorRoute },
+              { index: true, Component: page.home },
+              { path: 'sellers', Component: page.sellers },
+              { path: 'legal/terms', Component: page.terms },
+              { path: 'error', Component: page.error },
               // The mint form guards itself (spec 000 §6: guests, unverified users → /).
-              { path: 'my-tokens/mint-form', Component: MintFormRoute },
-              { path: 'market/product/:id', Component: ItemPage },
-              { path: 'market/collection/:id', Component: CollectionPage },
+              { path: 'my-tokens/mint-form', Component: page.mintForm },
+              { path: 'market/product/:id', Component: page.item },
+              { path: 'market/collection/:id', Component: page.collection },
               {
                 // Visitors are sent home; /account pages still to come show the 404.
                 Component: RequireUser,
                 children: [
-                  { path: 'account/settings/general', Component: GeneralSettingsRoute },
-                  { path: 'account/settings/paymentmethod', Component: PaymentMethodRoute },
-                  { path: 'account/profile', Component: AccountProfileRoute },
+                  { path: 'account/settings/general', Component: page.generalSettings },
+                  { path: 'account/settings/paymentmethod', Component: page.paymentMethod },
+                  { path: 'account/profile', Component: page.accountProfile },
                   // The wallet opens on its first tab.
                   { path: 'account/wallet', element: <Navigate to="mytokens" replace /> },
-                  { path: 'account/wallet/mytokens', Component: MyTokensRoute },
-                  { path: 'account/wallet/mymints', Component: MyMintsRoute },
+                  { path: 'account/wallet/mytokens', Component: page.myTokens },
+                  { path: 'account/wallet/mymints', Component: page.myMints },
                   { path: 'account/*', Component: NotFoundPage },
                   { path: 'checkout', Component: NotFoundPage },
                   { path: 'market/product/:id/checkout', Component: NotFoundPage },
                 ],
               },
               // Public profiles; reserved or malformed first segments still show the 404.
-              { path: ':usernick', Component: ProfileRoute },
+              { path: ':usernick', Component: page.profile },
               { path: '*', Component: NotFoundPage },
             ],
           },
@@ -76,10 +136,10 @@ export const routes: RouteObject[] = [
             ErrorBoundary: RouteError,
             Component: RequireGuest,
             children: [
-              { path: 'login', Component: LoginPage },
-              { path: 'signup', Component: SignupPage },
+              { path: 'login', Component: page.login },
+              { path: 'signup', Component: page.signup },
               // Password recovery: the 404 page while the passwordLogin switch is off.
-              { path: 'forgot', Component: ForgotPasswordPage },
+              { path: 'forgot', Component: page.forgotPassword },
               { path: '*', Component: NotFoundPage },
             ],
           },
@@ -94,7 +154,7 @@ export const routes: RouteObject[] = [
           {
             ErrorBoundary: RouteError,
             children: [
-              { path: 'reset/:token?', Component: ResetPasswordPage },
+              { path: 'reset/:token?', Component: page.resetPassword },
               { path: '*', Component: NotFoundPage },
             ],
           },

@@ -15,6 +15,7 @@ import {
   configureAuth,
   currentAccessToken,
   endSession,
+  hasStoredSession,
   readSession,
   refreshAccessToken,
   watchTokenRefresh,
@@ -170,7 +171,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!configLoading && !settings) setApiSession(null);
   }, [configLoading, settings]);
 
-  // Configure Amplify once /api/config answers, then restore a stored session.
+  // Configure Amplify once /api/config answers, then restore a stored session (Amplify loads only
+  // when the browser holds one).
   useEffect(() => {
     if (configLoading || !settings) return;
     let active = true;
@@ -180,7 +182,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setSession(claims ? { status: 'user', user: userFrom(claims) } : guest());
     };
     configureAuth(settings)
-      .then(() => readSession())
+      .then(() => (hasStoredSession(settings) ? readSession() : null))
       .then(become)
       .catch(() => become(null));
     return () => {

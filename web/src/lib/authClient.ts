@@ -1,35 +1,65 @@
 import type { ConfirmSignInOutput, SignInOutput } from 'aws-amplify/auth';
 import type { PublicConfig } from '@shared/schemas/system';
 
-/*
- * Amplify is loaded on demand (its own chunk), once /api/config names a user pool: visitors of a
- * deployment without one, and the first paint of everyone else, do not pay for it.
- */
-const auth = () => import('aws-amplify/auth');
-
 /** The Cognito settings of GET /api/config (null: this deployment has no user pool). */
 export type AuthSettings = NonNullable<PublicConfig['auth']>;
 
+/*
+ * Amplify is loaded on demand (its own chunk), by the first call that needs it: restoring a stored
+ * session, logging in, signing out. A visitor without a stored session never downloads it.
+ */
+let settings: AuthSettings | null = null;
 let configuredFor: string | null = null;
 
 /**
- * Configures Amplify Auth for the deployment's user pool. `endpoint` is the twin's local
- * Cognito-compatible endpoint (null in AWS, where Amplify derives it from the region).
+ * Records the deployment's user pool; Amplify is configured with it when it loads. `endpoint` is
+ * the twin's local Cognito-compatible endpoint (null in AWS, where Amplify derives it from the
+ * region).
  */
-export async function configureAuth(settings: AuthSettings): Promise<void> {
-  const key = JSON.stringify(settings);
-  if (configuredFor === key) return;
-  const { Amplify } = await import('aws-amplify');
-  Amplify.configure({
-    Auth: {
-      Cognito: {
-        userPoolId: settings.userPoolId,
-        userPoolClientId: settings.userPoolClientId,
-        ...(settings.endpoint ? { userPoolEndpoint: settings.endpoint } : {}),
+export async function configureAuth(next: AuthSettings): Promise<void> {
+  settings = next;
+}
+
+/** Amplify Auth, loaded and configured for the recorded user pool. */
+async function auth() {
+  const [{ Amplify }, module] = await Promise.all([
+    import('aws-amplify'),
+    import('aws-amplify/auth'),
+  ]);
+  const key = settings ? JSON.stringify(settings) : null;
+  if (settings && configuredFor !== key) {
+    Amplify.configure({
+      Auth: {
+        Cognito: {
+          userPoolId: settings.userPoolId,
+          userPoolClientId: settings.userPoolClientId,
+          ...(settings.endpoint ? { userPoolEndpoint: settings.endpoint } : {}),
+        },
       },
-    },
-  });
-  configuredFor = key;
+    });
+    configuredFor = key;
+  }
+  return module;
+}
+
+/** The prefix of Amplify's keys in localStorage for a user pool client (Amplify v6 TokenStore). */
+const STORAGE_PREFIX = 'CognitoIdentityServiceProvider';
+
+/**
+ * Whether this browser holds a session Amplify could restore for the user pool: the access token
+ * Amplify stores under `CognitoIdentityServiceProvider.<client id>.<last user>.accessToken` (the
+ * key its TokenStore reads; without it Amplify reports no session). Read without loading Amplify,
+ * so a visitor who never logged in does not download it. When storage cannot be read, answers
+ * true and lets Amplify decide.
+ */
+export function hasStoredSession(pool: Pick<AuthSettings, 'userPoolClientId'>): boolean {
+  try {
+    const prefix = `${STORAGE_PREFIX}.${pool.userPoolClientId}`;
+    const lastUser = window.localStorage.getItem(`${prefix}.LastAuthUser`) ?? 'username';
+    return window.localStorage.getItem(`${prefix}.${lastUser}.accessToken`) !== null;
+  } catch {
+    return true;
+  }
 }
 
 /** Who is signed in, read from the ID token's claims. */

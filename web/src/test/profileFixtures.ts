@@ -16,6 +16,17 @@ export const signedInSession = {
   },
 };
 
+/**
+ * Puts the keys Amplify stores for a signed-in user of authFixture's client into localStorage, as
+ * a login leaves them: the app restores a session (and loads Amplify) only when they are there
+ * (lib/authClient.ts `hasStoredSession`). setup.ts clears localStorage after each test.
+ */
+export function storeSignedInSession(userId = 'user-1'): void {
+  const prefix = 'CognitoIdentityServiceProvider.client';
+  window.localStorage.setItem(`${prefix}.LastAuthUser`, userId);
+  window.localStorage.setItem(`${prefix}.${userId}.accessToken`, 'access-token');
+}
+
 export function publicProfileFixture(overrides: Partial<PublicProfile> = {}): PublicProfile {
   return {
     id: 'user-1',

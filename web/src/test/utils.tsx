@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
+import type { LazyPage } from '../app/lazyPage';
 import { AppProviders } from '../app/providers';
 import { routes as appRoutes } from '../app/routes';
 import { configFixture } from './fixtures';
@@ -22,6 +23,17 @@ export function renderRoute(path: string, options: { routes?: RouteObject[] } = 
     </AppProviders>,
   );
   return { ...view, router, queryClient };
+}
+
+/** Loads the module of every lazy page (lazyPage) of a route table. */
+export async function preloadLazyRoutes(routes: RouteObject[]): Promise<void> {
+  await Promise.all(
+    routes.map(async (route) => {
+      const component = route.Component as Partial<LazyPage> | null | undefined;
+      if (component?.preload) await component.preload();
+      if (route.children) await preloadLazyRoutes(route.children);
+    }),
+  );
 }
 
 export function jsonResponse(body: unknown, status = 200): Response {

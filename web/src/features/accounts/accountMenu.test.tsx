@@ -2,7 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configFixture, configWithAuthFixture } from '../../test/fixtures';
-import { ownProfileFixture, signedInSession } from '../../test/profileFixtures';
+import {
+  ownProfileFixture,
+  signedInSession,
+  storeSignedInSession,
+} from '../../test/profileFixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 
 const amplify = vi.hoisted(() => ({
@@ -18,6 +22,8 @@ const ok = (data: unknown) => jsonResponse({ data });
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue(signedInSession);
   amplify.signOut.mockResolvedValue(undefined);
 });

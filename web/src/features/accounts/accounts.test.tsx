@@ -2,9 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { afterLoginPath } from '../../lib/auth';
+import { hasStoredSession } from '../../lib/authClient';
 import { authFixture, configFixture, configWithAuthFixture } from '../../test/fixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { loginErrorCode } from './loginErrors';
+import { storeSignedInSession } from '../../test/profileFixtures';
 
 const amplify = vi.hoisted(() => ({
   signIn: vi.fn(),
@@ -55,6 +57,8 @@ const topBar = () => screen.getAllByRole('banner')[0] as HTMLElement;
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue(noSession);
   amplify.signOut.mockResolvedValue(undefined);
 });
@@ -376,6 +380,38 @@ describe('account menu and logout', () => {
 });
 
 describe('session', () => {
+  it('restores a stored session on load (a reload while logged in)', async () => {
+    amplify.fetchAuthSession.mockResolvedValue(signedIn);
+    mockApi({ '/api/config': configWithAuth });
+    renderRoute('/legal/terms');
+    expect(await within(topBar()).findByRole('button', { name: 'Account menu' })).toBeTruthy();
+    expect(amplify.fetchAuthSession).toHaveBeenCalled();
+  });
+
+  it('leaves Amplify unloaded for a visitor without a stored session', async () => {
+    window.localStorage.clear();
+    const amplifyCore = await import('aws-amplify');
+    vi.mocked(amplifyCore.Amplify.configure).mockClear();
+    mockApi({ '/api/config': configWithAuth });
+    renderRoute('/legal/terms');
+    expect(await within(topBar()).findByRole('button', { name: 'Login' })).toBeTruthy();
+    // Settled as a guest (the session is known), and nothing asked Amplify anything.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Account menu' })).toBeNull());
+    expect(amplify.fetchAuthSession).not.toHaveBeenCalled();
+    expect(amplifyCore.Amplify.configure).not.toHaveBeenCalled();
+  });
+
+  it('looks for the access token Amplify stores under the last user of the client', () => {
+    const pool = { userPoolClientId: 'client' };
+    window.localStorage.clear();
+    expect(hasStoredSession(pool)).toBe(false);
+    window.localStorage.setItem('CognitoIdentityServiceProvider.client.LastAuthUser', 'user-9');
+    expect(hasStoredSession(pool)).toBe(false);
+    window.localStorage.setItem('CognitoIdentityServiceProvider.client.user-9.accessToken', 'x');
+    expect(hasStoredSession(pool)).toBe(true);
+    expect(hasStoredSession({ userPoolClientId: 'other-client' })).toBe(false);
+  });
+
   it('sends the access token and ends the session with a toast when the API answers 401', async () => {
     amplify.fetchAuthSession.mockResolvedValue(signedIn);
     let authorization: string | null = null;

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configFixture, configWithAuthFixture } from '../../test/fixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
+import { storeSignedInSession } from '../../test/profileFixtures';
 
 const amplify = vi.hoisted(() => ({
   signIn: vi.fn(),
@@ -21,6 +22,8 @@ const switchedOn = () =>
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue({ tokens: undefined });
   amplify.signOut.mockResolvedValue(undefined);
 });

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configWithAuthFixture } from '../../test/fixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { registerBody, signupFormSchema } from './schemas';
+import { storeSignedInSession } from '../../test/profileFixtures';
 
 const amplify = vi.hoisted(() => ({
   signIn: vi.fn(),
@@ -19,6 +20,8 @@ const available = (value: boolean) => () => jsonResponse({ data: { available: va
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue({ tokens: undefined });
 });
 
@@ -85,8 +88,9 @@ describe('sign-up page', () => {
     });
     renderRoute('/session/signup');
     const main = screen.getByRole('main');
+    // The page is a lazy module: it appears once its chunk has loaded.
     expect(
-      within(main).getByRole('heading', { level: 1, name: 'Create your account' }),
+      await within(main).findByRole('heading', { level: 1, name: 'Create your account' }),
     ).toBeTruthy();
 
     const nick = within(main).getByRole('textbox', { name: /Username/ });

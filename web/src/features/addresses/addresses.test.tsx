@@ -3,7 +3,12 @@ import userEvent from '@testing-library/user-event';
 import type { Address } from '@shared/schemas/addresses';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configWithAuthFixture } from '../../test/fixtures';
-import { addressFixture, ownProfileFixture, signedInSession } from '../../test/profileFixtures';
+import {
+  addressFixture,
+  ownProfileFixture,
+  signedInSession,
+  storeSignedInSession,
+} from '../../test/profileFixtures';
 import { deferred, jsonResponse, mockApi, renderRoute } from '../../test/utils';
 
 const amplify = vi.hoisted(() => ({
@@ -21,6 +26,8 @@ const LIST = '/api/users/user-1/addresses';
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue(signedInSession);
   amplify.signOut.mockResolvedValue(undefined);
 });

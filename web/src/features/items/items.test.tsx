@@ -3,7 +3,11 @@ import userEvent from '@testing-library/user-event';
 import type { ItemDetail, ItemSummary } from '@shared/schemas/items';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configFixture, configWithAuthFixture } from '../../test/fixtures';
-import { ownProfileFixture, signedInSession } from '../../test/profileFixtures';
+import {
+  ownProfileFixture,
+  signedInSession,
+  storeSignedInSession,
+} from '../../test/profileFixtures';
 import { deferred, jsonResponse, mockApi, renderRoute } from '../../test/utils';
 
 const amplify = vi.hoisted(() => ({
@@ -24,6 +28,8 @@ const MINT = '/my-tokens/mint-form';
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue(signedInSession);
   amplify.signOut.mockResolvedValue(undefined);
 });

@@ -5,6 +5,7 @@ import { configWithAuthFixture, sellerFixture } from '../../test/fixtures';
 import { deferred, jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import type { PublicProfile } from './schemas';
 import { toEmbedUrl } from './schemas';
+import { storeSignedInSession } from '../../test/profileFixtures';
 
 const amplify = vi.hoisted(() => ({
   signIn: vi.fn(),
@@ -26,6 +27,8 @@ const signedIn = {
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue({ tokens: undefined });
   amplify.signOut.mockResolvedValue(undefined);
 });

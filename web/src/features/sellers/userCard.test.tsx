@@ -6,6 +6,7 @@ import {
   ownProfileFixture,
   publicProfileFixture,
   signedInSession,
+  storeSignedInSession,
 } from '../../test/profileFixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 
@@ -39,6 +40,8 @@ const ana = publicProfileFixture({ is_seller: true });
 
 beforeEach(() => {
   for (const fn of Object.values(amplify)) fn.mockReset();
+  // Amplify holds tokens in this browser; each test's fetchAuthSession says whether they are valid.
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue(signedInSession);
   amplify.signOut.mockResolvedValue(undefined);
 });

@@ -1,54 +1,16 @@
-import CloseRoundedIcon from '@mui/icons-material/CloseRounded';
-import Dialog from '@mui/material/Dialog';
-import DialogContent from '@mui/material/DialogContent';
-import IconButton from '@mui/material/IconButton';
-import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense } from 'react';
 import { useAuth } from '../../../lib/auth';
-import { useLoginFlow } from '../hooks/useLoginFlow';
-import { LoginSteps } from './LoginSteps';
+
+/* The dialog, its steps and the login library load when the modal first opens. */
+const LoginDialog = lazy(async () => ({ default: (await import('./LoginDialog')).LoginDialog }));
 
 /** The login modal (spec 001 §2): max width 500, persistent while loading. */
 export function LoginModal() {
   const { loginModal, closeLogin } = useAuth();
   if (!loginModal) return null;
-  return <LoginDialog returnTo={loginModal.returnTo} onClose={closeLogin} />;
-}
-
-function LoginDialog({ returnTo, onClose }: { returnTo: string; onClose: () => void }) {
-  const { t } = useTranslation();
-  const titleId = useId();
-  const flow = useLoginFlow({ returnTo });
-  const { busy, step, error } = flow.state;
-  const persistent = busy || (step === 3 && !error);
-  const close = () => {
-    if (!persistent) onClose();
-  };
   return (
-    <Dialog
-      open
-      onClose={close}
-      fullWidth
-      aria-labelledby={titleId}
-      slotProps={{
-        paper: { sx: { maxWidth: 500, m: { xs: 1.5, sm: 4 }, width: { xs: 'calc(100% - 24px)' } } },
-      }}
-    >
-      <IconButton
-        onClick={close}
-        disabled={persistent}
-        aria-label={t('common.close')}
-        sx={{ position: 'absolute', top: 8, right: 8, color: 'text.secondary' }}
-      >
-        <CloseRoundedIcon />
-      </IconButton>
-      <DialogContent sx={{ px: { xs: 2.5, sm: 5 }, pt: { xs: 5, sm: 6 }, pb: { xs: 3, sm: 4.5 } }}>
-        {/* The pin steps carry their own heading; the dialog is named by step 0's title. */}
-        <span id={titleId} hidden>
-          {t('login.title')}
-        </span>
-        <LoginSteps flow={flow} onSignup={onClose} />
-      </DialogContent>
-    </Dialog>
+    <Suspense fallback={null}>
+      <LoginDialog returnTo={loginModal.returnTo} onClose={closeLogin} />
+    </Suspense>
   );
 }

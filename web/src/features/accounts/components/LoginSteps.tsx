@@ -20,9 +20,9 @@ import type { LoginFlow } from '../hooks/useLoginFlow';
 import { loginWaitSeconds } from '../loginErrors';
 import { loginFormSchema, PIN_LENGTH, type LoginForm } from '../schemas';
 import { PinInput } from './PinInput';
+import { FORGOT_PATH, SIGNUP_PATH } from '../paths';
 
-export const SIGNUP_PATH = '/session/signup';
-export const FORGOT_PATH = '/session/forgot';
+export { FORGOT_PATH, SIGNUP_PATH };
 
 /**
  * The text of a login error key (login.errors.*, rate_limited, network…); a wait

@@ -1,8 +1,12 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../../../lib/auth';
 import { editProfileModal, useEditProfileOpen } from '../../../lib/editProfileStore';
-import { EditProfileModal } from './EditProfileModal';
+
+/* The editor (its form and image pickers) loads when the modal first opens. */
+const EditProfileModal = lazy(async () => ({
+  default: (await import('./EditProfileModal')).EditProfileModal,
+}));
 
 export const FIRST_LOGIN_PARAM = 'loggedForFirstTime';
 
@@ -36,5 +40,9 @@ export function EditProfileHost() {
       );
     }
   };
-  return <EditProfileModal userId={user.id} firstLogin={firstLogin} onClose={close} />;
+  return (
+    <Suspense fallback={null}>
+      <EditProfileModal userId={user.id} firstLogin={firstLogin} onClose={close} />
+    </Suspense>
+  );
 }

@@ -53,6 +53,12 @@ const SOCIAL_ICONS: Record<SocialNetwork, ReactNode> = {
 const AVATAR = { xs: 112, sm: 148 } as const;
 const COVER_HEIGHT = { xs: 180, sm: PROFILE_LIMITS.coverHeightPx } as const;
 const BAND_HEIGHT = { xs: 96, sm: 140 } as const;
+/*
+ * The skeleton and the profile each fill at least a screen, so the footer starts below the fold:
+ * when the profile replaces the skeleton (a cover is taller than the band) and the items load
+ * under it, nothing already on screen moves (layout shift).
+ */
+const PROFILE_MIN_HEIGHT = '100vh';
 
 /** `/:usernick`: the public profile (spec 001 §2). Reserved or malformed segments are a 404. */
 export function ProfilePage({ renderItems }: { renderItems?: (nick: string) => ReactNode } = {}) {
@@ -103,7 +109,12 @@ function PageMeta(meta: { title: string; description?: string; image?: string })
 function ProfileSkeleton() {
   const { t } = useTranslation();
   return (
-    <Box role="status" aria-label={t('profiles.loading')} aria-busy="true">
+    <Box
+      role="status"
+      aria-label={t('profiles.loading')}
+      aria-busy="true"
+      sx={{ minHeight: PROFILE_MIN_HEIGHT }}
+    >
       <Skeleton variant="rectangular" sx={{ height: BAND_HEIGHT, transform: 'none' }} />
       <Container maxWidth="md">
         <Box sx={{ mt: { xs: -7, sm: -9 }, display: 'flex', flexDirection: 'column', gap: 1 }}>
@@ -145,7 +156,11 @@ function ProfileView({
   const video = profile.video_url && isEmbedUrl(profile.video_url) ? profile.video_url : null;
 
   return (
-    <Box component="article" aria-labelledby="profile-name" sx={{ pb: { xs: 4, sm: 8 } }}>
+    <Box
+      component="article"
+      aria-labelledby="profile-name"
+      sx={{ pb: { xs: 4, sm: 8 }, minHeight: PROFILE_MIN_HEIGHT }}
+    >
       <PageMeta
         title={t('meta.titleTemplate', { page: `${name} (@${profile.nick})`, app })}
         description={description}

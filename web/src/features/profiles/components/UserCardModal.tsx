@@ -23,17 +23,9 @@ import { useAuth } from '../../../lib/auth';
 import { useSwitches } from '../../../lib/config';
 import { editProfileModal } from '../../../lib/editProfileStore';
 import { useErrorText } from '../../../lib/errors';
-import { userCard, useUserCardNick } from '../../../lib/userCardStore';
 import { useProfile } from '../hooks/useProfile';
 import { displayName, tagline, type PublicProfile } from '../schemas';
 import { FollowButton } from './FollowButton';
-
-/** Mounted once at the root: shows the card of the user `userCard.open(nick)` asked for. */
-export function UserCardHost() {
-  const nick = useUserCardNick();
-  if (nick === null) return null;
-  return <UserCardModal key={nick} nick={nick} onClose={userCard.close} />;
-}
 
 /**
  * The user full card (spec 001 §2): avatar, name with the verified crown, @nick, title or slogan,

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { entryGraph, staticImports } from './web-entry';
+
+/*
+ * The first page of every visit downloads the entry's static import graph. The login library and
+ * the form libraries load only with the pages and modals that use them (lazy chunks): a static
+ * import of them anywhere in the shell would put them back into every visit.
+ */
+const LAZY_ONLY = [/^aws-amplify/, /^@aws-amplify\//, /^react-hook-form/, /^@hookform\//];
+
+describe('the web entry', () => {
+  const graph = entryGraph();
+
+  it('does not statically import Amplify or the form libraries', () => {
+    const found = graph.packages
+      .filter((name) => LAZY_ONLY.some((pattern) => pattern.test(name)))
+      .map((name) => `${name} (imported by ${graph.importedBy[name]})`);
+    expect(found).toEqual([]);
+  });
+
+  it('reaches no page, login step or form module statically', () => {
+    const pages = graph.files.filter((file) =>
+      /\/([A-Z]\w*Page|LoginSteps|LoginDialog|EditProfileModal|UserCardModal)\.tsx$/.test(file),
+    );
+    // ErrorPage is the shell's error boundary and 404 page.
+    expect(pages).toEqual(['components/ErrorPage.tsx']);
+  });
+
+  it('still sees the shell (the graph is not empty by mistake)', () => {
+    expect(graph.files).toContain('lib/authClient.ts');
+    expect(graph.files).toContain('app/layouts/TopBar.tsx');
+    expect(graph.packages).toContain('react-router');
+  });
+});
+
+describe('staticImports', () => {
+  it('keeps value imports and re-exports, skips type-only and dynamic imports', () => {
+    const source = [
+      "import a from 'kept-default';",
+      "import { b, type C } from 'kept-named';",
+      "import type { D } from 'type-only';",
+      "import 'side-effect';",
+      "export { e } from 'kept-reexport';",
+      "export type { F } from 'type-reexport';",
+      "const g = () => import('dynamic');",
+    ].join('\n');
+    expect(staticImports(source, 'x.ts')).toEqual([
+      'kept-default',
+      'kept-named',
+      'side-effect',
+      'kept-reexport',
+    ]);
+  });
+});
