@@ -2,7 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configWithAuthFixture } from '../../test/fixtures';
-import { ownProfileFixture, signedInSession } from '../../test/profileFixtures';
+import {
+  ownProfileFixture,
+  signedInSession,
+  storeSignedInSession,
+} from '../../test/profileFixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { PHONE_WIDTH, setViewportWidth } from '../../test/viewport';
 
@@ -31,6 +35,7 @@ beforeEach(() => {
 });
 
 function renderAsUser(path: string, profile = ownProfileFixture()) {
+  storeSignedInSession();
   amplify.fetchAuthSession.mockResolvedValue(signedInSession);
   mockApi({
     '/api/config': () => ok(configWithAuthFixture()),
