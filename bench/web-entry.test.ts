@@ -8,6 +8,13 @@ import { entryGraph, staticImports } from './web-entry';
  */
 const LAZY_ONLY = [/^aws-amplify/, /^@aws-amplify\//, /^react-hook-form/, /^@hookform\//];
 
+/*
+ * zod and the shared schemas (which import it) are ~34 KiB gzip: the shell validates the answers
+ * it reads (/api/config, the own profile) with schemas it loads with the call (api.ts
+ * `SchemaSource`), so neither is in the entry.
+ */
+const VALIDATION = /^zod(\/|$)/;
+
 describe('the web entry', () => {
   const graph = entryGraph();
 
@@ -16,6 +23,17 @@ describe('the web entry', () => {
       .filter((name) => LAZY_ONLY.some((pattern) => pattern.test(name)))
       .map((name) => `${name} (imported by ${graph.importedBy[name]})`);
     expect(found).toEqual([]);
+  });
+
+  it('does not statically import zod or a schema that uses it', () => {
+    const zod = graph.packages
+      .filter((name) => VALIDATION.test(name))
+      .map((name) => `${name} (imported by ${graph.importedBy[name]})`);
+    expect(zod).toEqual([]);
+    const schemas = graph.files
+      .filter((file) => file.includes('shared/schemas/'))
+      .map((file) => `${file} (imported by ${graph.importedBy[file]})`);
+    expect(schemas).toEqual([]);
   });
 
   it('reaches no page, login step or form module statically', () => {
