@@ -44,6 +44,19 @@ describe('the web entry', () => {
     expect(pages).toEqual(['components/ErrorPage.tsx']);
   });
 
+  it('reaches no popup, dialog or banner that a first visit does not show', () => {
+    // lib/lazyOverlay.tsx loads these on demand (and preloads them once the page is idle).
+    const overlays = graph.files.filter((file) =>
+      /\/(AccountMenuPopup|LogoutDialog|ToastSnackbar|OfflineBanner|PermissionDialog)\.tsx$/.test(
+        file,
+      ),
+    );
+    expect(overlays).toEqual([]);
+    expect(
+      graph.packages.filter((name) => /^@mui\/material\/(Menu|Snackbar|Alert|Dialog)/.test(name)),
+    ).toEqual([]);
+  });
+
   it('still sees the shell (the graph is not empty by mistake)', () => {
     expect(graph.files).toContain('lib/authClient.ts');
     expect(graph.files).toContain('app/layouts/TopBar.tsx');
