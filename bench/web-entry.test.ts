@@ -8,6 +8,13 @@ import { entryGraph, staticImports } from './web-entry';
  */
 const LAZY_ONLY = [/^aws-amplify/, /^@aws-amplify\//, /^react-hook-form/, /^@hookform\//];
 
+/*
+ * zod and the shared schemas (which import it) are ~34 KiB gzip: the shell validates the answers
+ * it reads (/api/config, the own profile) with schemas it loads with the call (api.ts
+ * `SchemaSource`), so neither is in the entry.
+ */
+const VALIDATION = /^zod(\/|$)/;
+
 describe('the web entry', () => {
   const graph = entryGraph();
 
@@ -18,12 +25,36 @@ describe('the web entry', () => {
     expect(found).toEqual([]);
   });
 
+  it('does not statically import zod or a schema that uses it', () => {
+    const zod = graph.packages
+      .filter((name) => VALIDATION.test(name))
+      .map((name) => `${name} (imported by ${graph.importedBy[name]})`);
+    expect(zod).toEqual([]);
+    const schemas = graph.files
+      .filter((file) => file.includes('shared/schemas/'))
+      .map((file) => `${file} (imported by ${graph.importedBy[file]})`);
+    expect(schemas).toEqual([]);
+  });
+
   it('reaches no page, login step or form module statically', () => {
     const pages = graph.files.filter((file) =>
       /\/([A-Z]\w*Page|LoginSteps|LoginDialog|EditProfileModal|UserCardModal)\.tsx$/.test(file),
     );
     // ErrorPage is the shell's error boundary and 404 page.
     expect(pages).toEqual(['components/ErrorPage.tsx']);
+  });
+
+  it('reaches no popup, dialog or banner that a first visit does not show', () => {
+    // lib/lazyOverlay.tsx loads these on demand (and preloads them once the page is idle).
+    const overlays = graph.files.filter((file) =>
+      /\/(AccountMenuPopup|LogoutDialog|ToastSnackbar|OfflineBanner|PermissionDialog)\.tsx$/.test(
+        file,
+      ),
+    );
+    expect(overlays).toEqual([]);
+    expect(
+      graph.packages.filter((name) => /^@mui\/material\/(Menu|Snackbar|Alert|Dialog)/.test(name)),
+    ).toEqual([]);
   });
 
   it('still sees the shell (the graph is not empty by mistake)', () => {

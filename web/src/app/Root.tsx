@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import {
   Navigate,
   Outlet,
@@ -12,6 +13,7 @@ import { EditProfileHost } from '../features/profiles/components/EditProfileHost
 import { UserCardHost } from '../features/profiles/components/UserCardHost';
 import { PermissionPromptHost } from '../components/PermissionPromptHost';
 import { AuthProvider } from '../lib/auth';
+import { preloadOverlaysWhenIdle } from '../lib/lazyOverlay';
 
 /** Any route containing `rooms` redirects home (spec 000 §2: the rooms feature is not offered). */
 export function isRoomsPath(pathname: string): boolean {
@@ -24,6 +26,8 @@ export function isRoomsPath(pathname: string): boolean {
  */
 export function Root() {
   const { pathname } = useLocation();
+  // Menus, dialogs, toasts and the offline banner are not in the first download: fetched once idle.
+  useEffect(() => preloadOverlaysWhenIdle(), []);
   if (isRoomsPath(pathname)) return <Navigate to="/" replace />;
   return (
     <AuthProvider>

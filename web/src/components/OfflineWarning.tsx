@@ -1,23 +1,15 @@
-import WifiOffRoundedIcon from '@mui/icons-material/WifiOffRounded';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
-import { useTranslation } from 'react-i18next';
+import { lazyOverlay } from '../lib/lazyOverlay';
 import { useOnline } from '../lib/useOnline';
+
+/*
+ * The banner loads on demand, but early: preloadOverlaysWhenIdle fetches it while the browser is
+ * still online, so it can show when the connection drops.
+ */
+const OfflineBanner = lazyOverlay(async () => (await import('./OfflineBanner')).OfflineBanner);
 
 /** A banner shown while the browser is offline. */
 export function OfflineWarning() {
-  const { t } = useTranslation();
   const online = useOnline();
   if (online) return null;
-  return (
-    <Alert
-      role="status"
-      severity="warning"
-      icon={<WifiOffRoundedIcon />}
-      sx={{ borderRadius: 0, borderBottom: 1, borderColor: 'warning.light', px: { xs: 2, sm: 3 } }}
-    >
-      <AlertTitle sx={{ mb: 0 }}>{t('offline.title')}</AlertTitle>
-      {t('offline.body')}
-    </Alert>
-  );
+  return <OfflineBanner />;
 }

@@ -103,6 +103,32 @@ describe('apiRequest', () => {
     expect((await failure(apiGet('/count', { schema }))).code).toBe('unexpected');
   });
 
+  it('validates with a schema loader, started with the call', async () => {
+    const schema = z.object({ count: z.number() });
+    const load = vi.fn(async () => schema);
+    const fetchMock = stubFetch(async () => {
+      // The loader already runs while the request is in flight.
+      expect(load).toHaveBeenCalledTimes(1);
+      return jsonResponse({ data: { count: 3, extra: true } });
+    });
+    await expect(apiGet('/count', { schema: load })).resolves.toEqual({ count: 3 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    stubFetch(async () => jsonResponse({ data: { count: 'many' } }));
+    expect((await failure(apiGet('/count', { schema: load }))).code).toBe('unexpected');
+  });
+
+  it('reports a schema loader that fails as `unexpected`, but an API error as it is', async () => {
+    const load = () => Promise.reject(new Error('chunk failed to load'));
+    stubFetch(async () => jsonResponse({ data: { count: 3 } }));
+    const error = await failure(apiGet('/count', { schema: load }));
+    expect(error.code).toBe('unexpected');
+    expect(error.cause).toBeInstanceOf(Error);
+    stubFetch(async () =>
+      jsonResponse({ error: { code: 'not_found', message: 'No', requestId: 'r' } }, 404),
+    );
+    expect((await failure(apiGet('/count', { schema: load }))).code).toBe('not_found');
+  });
+
   it('rethrows aborts untouched', async () => {
     stubFetch(async () => {
       throw new DOMException('aborted', 'AbortError');

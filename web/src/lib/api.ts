@@ -35,12 +35,19 @@ export class ApiError extends Error {
 
 export type QueryValue = string | number | boolean | null | undefined;
 
+/**
+ * What validates an answer: a zod schema, or a function that loads one. The shell passes loaders
+ * (`() => import('@shared/schemas/…').then(…)`), so zod and the schemas stay out of the entry
+ * chunk; the loader starts with the call, in parallel with the request.
+ */
+export type SchemaSource<T> = ZodType<T> | (() => Promise<ZodType<T>>);
+
 export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, QueryValue>;
   body?: unknown;
   /** Validates `data`; a mismatch is reported as `unexpected` (the contract was broken). */
-  schema?: ZodType<T>;
+  schema?: SchemaSource<T>;
   signal?: AbortSignal;
   headers?: Record<string, string>;
   /**
@@ -162,6 +169,10 @@ function readErrorBody(payload: unknown, status: number): ApiError | undefined {
  */
 export async function apiRequest<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const { method = 'GET', query, body, schema, signal, headers, anonymous = false } = options;
+  // A schema loader starts now, in parallel with the request (a failed load is `unexpected`).
+  const loading = typeof schema === 'function' ? schema() : undefined;
+  // Until awaited, a failed load must not surface as an unhandled rejection.
+  loading?.catch(() => undefined);
   if (restoring !== null && !anonymous) await restoring.promise;
   signal?.throwIfAborted();
   const current = anonymous ? null : session;
@@ -217,7 +228,17 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
     throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status });
   }
   if (!schema) return payload.data as T;
-  const parsed = schema.safeParse(payload.data);
+  let validator: ZodType<T>;
+  if (loading) {
+    try {
+      validator = await loading;
+    } catch (error) {
+      throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status, cause: error });
+    }
+  } else {
+    validator = schema as ZodType<T>;
+  }
+  const parsed = validator.safeParse(payload.data);
   if (!parsed.success) {
     throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status, cause: parsed.error });
   }

@@ -1,13 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { publicConfigSchema, type PublicConfig } from '@shared/schemas/system';
+import type { PublicConfig } from '@shared/schemas/system';
 import { DEFAULT_SWITCHES } from '@shared/switches';
 import { apiGet } from './api';
 
 export const configQueryKey = ['config'] as const;
 
 export function fetchConfig(signal?: AbortSignal): Promise<PublicConfig> {
-  // Anonymous: the session restore waits for it, so it must not wait for the session.
-  return apiGet('/config', { schema: publicConfigSchema, signal, anonymous: true });
+  // Anonymous: the session restore waits for it, so it must not wait for the session. The schema
+  // (and zod) load with the call, not with the shell.
+  return apiGet('/config', {
+    schema: () => import('@shared/schemas/system').then((module) => module.publicConfigSchema),
+    signal,
+    anonymous: true,
+  });
 }
 
 /** GET /api/config: the deployment's public switches and constants (cached for the session). */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { privateProfileSchema, type PrivateProfile } from '@shared/schemas/profiles';
+import type { PrivateProfile } from '@shared/schemas/profiles';
 import { apiGet } from './api';
 
 /**
@@ -12,7 +12,8 @@ export const ownProfileQueryKey = (id: string) => ['profiles', 'own', id] as con
 
 export function fetchOwnProfile(id: string, signal?: AbortSignal): Promise<PrivateProfile> {
   return apiGet(`/users/${encodeURIComponent(id)}/user-profile`, {
-    schema: privateProfileSchema,
+    // Loaded with the call: the shell (account menu, permission guard) does not carry zod.
+    schema: () => import('@shared/schemas/profiles').then((module) => module.privateProfileSchema),
     signal,
   });
 }

@@ -193,7 +193,8 @@ describe('offline warning', () => {
     act(() => {
       window.dispatchEvent(new Event('offline'));
     });
-    expect(screen.getByText("Can't connect with the network")).toBeTruthy();
+    // The banner's module loads on demand (the app preloads it once idle, while still online).
+    expect(await screen.findByText("Can't connect with the network")).toBeTruthy();
     online = true;
     act(() => {
       window.dispatchEvent(new Event('online'));
