@@ -154,8 +154,12 @@ describe('accounts in Chromium: sign-up, pins, profile, follow, address, logout,
     await typePin(page, await waitForPin(baseUrl, 'email', email, before));
     await dialog.getByText('Check your phone').waitFor();
     await typePin(page, await waitForPin(baseUrl, 'sms', phone, before));
-    // Back on the page the visitor came from, logged in.
-    await page.getByRole('button', { name: 'Account menu' }).first().waitFor({ timeout: 20_000 });
+    // Back on the page the visitor came from, logged in (on a phone the account button is the
+    // bottom bar's "Account").
+    await page
+      .getByRole('button', { name: 'Account', exact: true })
+      .first()
+      .waitFor({ timeout: 20_000 });
     expect(new URL(page.url()).pathname).toBe('/sellers');
     await screenshot(page, 'logged-in-375');
     expect(jsErrors(page)).toEqual([]);

@@ -68,9 +68,12 @@ async function checkHealthy(page: Page, label: string): Promise<void> {
     label,
   ).toBe(0);
   expect(await page.getByText('Your session has expired').count(), label).toBe(0);
-  // Still logged in (behind the edit-profile dialog of /account/profile the bar is inert, so it
-  // is found by its label rather than its accessible role).
-  expect(await page.locator('[aria-label="Account menu"]').count(), label).toBeGreaterThan(0);
+  // Still logged in: the top bar's account button, or the phone bottom bar's "Account" (behind
+  // the edit-profile dialog of /account/profile the top bar is inert, so it is found by its label).
+  const account = page
+    .locator('[aria-label="Account menu"]')
+    .or(page.getByRole('button', { name: 'Account', exact: true }));
+  expect(await account.count(), label).toBeGreaterThan(0);
 }
 
 describe('reloading logged-in pages', () => {
