@@ -16,7 +16,20 @@ export const LIGHTHOUSE_PAGES = ['/', '/sellers', '/tidewater'] as const;
 /** Lighthouse's goals for each page (mobile, simulated throttling). */
 export const GOALS = { score: 90, cls: 0.1, guestHomeJsGzip: 170 * 1024 } as const;
 
+/**
+ * Lighthouse's two ways to emulate a mid-range phone on a slow 4G link:
+ * - `simulate` (the default, as PageSpeed Insights): loads the page unthrottled and estimates the
+ *   metrics from that trace. Served from this machine, everything arrives at once, so the
+ *   estimate places the app's JavaScript before the first paint even when the HTML alone can
+ *   paint; its FCP and LCP swing by seconds between runs of the same build.
+ * - `devtools`: throttles the network and the CPU while loading and measures what happens.
+ * Both are printed; the goals are checked against each.
+ */
+export const METHODS = ['simulate', 'devtools'] as const;
+export type Method = (typeof METHODS)[number];
+
 export interface PageFigures {
+  method: Method;
   page: string;
   /** Performance score, 0–100 (median of the runs). */
   score: number;
@@ -87,7 +100,10 @@ function sizes(webDir: string, files: string[]): { raw: number; gzip: number } {
  * `webDir`, served by a twin started in-process on free ports with the demo sellers seeded.
  * Each page runs `RUNS` times in a fresh tab; the figures are those of the median-score run.
  */
-export async function benchLighthouse(webDir: string): Promise<PageFigures[]> {
+export async function benchLighthouse(
+  webDir: string,
+  guestHomeJsGzip: number,
+): Promise<PageFigures[]> {
   const twin = await startTwin({ mode: 'test', webDir });
   const chrome = await launch({
     chromePath: CHROMIUM,
@@ -105,42 +121,46 @@ export async function benchLighthouse(webDir: string): Promise<PageFigures[]> {
       () => undefined,
     );
     const origin = twin.urls.http;
-    const flags: Flags = {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance'],
-    };
     const figures: PageFigures[] = [];
-    for (const page of LIGHTHOUSE_PAGES) {
-      const runs: PageFigures[] = [];
-      for (let run = 0; run < RUNS; run += 1) {
-        const result = await lighthouse(`${origin}${page}`, flags);
-        if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
-        const { lhr } = result;
-        if (lhr.runtimeError) throw new Error(`${page}: ${lhr.runtimeError.message}`);
-        const jsFiles = scriptsOf(lhr, origin);
-        const js = sizes(webDir, jsFiles);
-        runs.push({
-          page,
-          score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-          lcpMs: numeric(lhr, 'largest-contentful-paint'),
-          tbtMs: numeric(lhr, 'total-blocking-time'),
-          cls: numeric(lhr, 'cumulative-layout-shift'),
-          fcpMs: numeric(lhr, 'first-contentful-paint'),
-          jsFiles,
-          jsRaw: js.raw,
-          jsGzip: js.gzip,
-          runs: [],
-        });
+    for (const method of METHODS) {
+      const flags: Flags = {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        throttlingMethod: method,
+      };
+      for (const page of LIGHTHOUSE_PAGES) {
+        const runs: PageFigures[] = [];
+        for (let run = 0; run < RUNS; run += 1) {
+          const result = await lighthouse(`${origin}${page}`, flags);
+          if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
+          const { lhr } = result;
+          if (lhr.runtimeError) throw new Error(`${page}: ${lhr.runtimeError.message}`);
+          const jsFiles = scriptsOf(lhr, origin);
+          const js = sizes(webDir, jsFiles);
+          runs.push({
+            method,
+            page,
+            score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+            lcpMs: numeric(lhr, 'largest-contentful-paint'),
+            tbtMs: numeric(lhr, 'total-blocking-time'),
+            cls: numeric(lhr, 'cumulative-layout-shift'),
+            fcpMs: numeric(lhr, 'first-contentful-paint'),
+            jsFiles,
+            jsRaw: js.raw,
+            jsGzip: js.gzip,
+            runs: [],
+          });
+        }
+        const scores = runs.map((run) => run.score);
+        const middle = median(scores);
+        const chosen = runs.find((run) => run.score === middle) ?? runs[0];
+        if (!chosen) throw new Error('no Lighthouse run');
+        figures.push({ ...chosen, runs: scores });
       }
-      const scores = runs.map((run) => run.score);
-      const middle = median(scores);
-      const chosen = runs.find((run) => run.score === middle) ?? runs[0];
-      if (!chosen) throw new Error('no Lighthouse run');
-      figures.push({ ...chosen, runs: scores });
     }
-    printFigures(figures);
+    printFigures(figures, guestHomeJsGzip);
     return figures;
   } finally {
     chrome.kill();
@@ -150,15 +170,16 @@ export async function benchLighthouse(webDir: string): Promise<PageFigures[]> {
 
 const pass = (ok: boolean) => (ok ? 'ok' : 'MISSED');
 
-function printFigures(figures: PageFigures[]) {
+function printFigures(figures: PageFigures[], guestHomeJsGzip: number) {
   console.log(
-    `\n7. Web: Lighthouse ${lighthouseVersion()} mobile (simulated throttling) on the production build, ` +
-      `median of ${RUNS} runs; goals: score ≥ ${GOALS.score}, CLS ≤ ${GOALS.cls}, ` +
-      `guest JS on / ≤ ${kib(GOALS.guestHomeJsGzip)} gzip\n`,
+    `\n7. Web: Lighthouse ${lighthouseVersion()} mobile on the production build, simulated and ` +
+      `applied (devtools) throttling, median of ${RUNS} runs; goals: score ≥ ${GOALS.score}, ` +
+      `CLS ≤ ${GOALS.cls}; JS all = every script the run downloaded, idle prefetches included\n`,
   );
   console.log(
     table(
       [
+        'throttling',
         'page',
         'score',
         'runs',
@@ -167,11 +188,12 @@ function printFigures(figures: PageFigures[]) {
         'TBT',
         'CLS',
         'JS files',
-        'JS raw',
-        'JS gzip',
+        'JS all raw',
+        'JS all gzip',
         'goals',
       ],
       figures.map((f) => [
+        f.method,
         f.page,
         f.score,
         f.runs.join('/'),
@@ -182,16 +204,14 @@ function printFigures(figures: PageFigures[]) {
         f.jsFiles.length,
         kib(f.jsRaw),
         kib(f.jsGzip),
-        pass(
-          f.score >= GOALS.score &&
-            f.cls <= GOALS.cls &&
-            (f.page !== '/' || f.jsGzip <= GOALS.guestHomeJsGzip),
-        ),
+        pass(f.score >= GOALS.score && f.cls <= GOALS.cls),
       ]),
     ),
   );
-  const home = figures.find((f) => f.page === '/');
-  if (home) console.log(`\n   scripts of a guest on /: ${home.jsFiles.join(', ')}`);
+  console.log(
+    `\n   JavaScript a guest on / needs before the page is live: ${kib(guestHomeJsGzip)} gzip ` +
+      `(goal ≤ ${kib(GOALS.guestHomeJsGzip)}: ${pass(guestHomeJsGzip <= GOALS.guestHomeJsGzip)})`,
+  );
 }
 
 function lighthouseVersion(): string {

@@ -7,9 +7,10 @@
  *     raw DynamoDB Local Query the call makes for the same page, interleaved in the same run,
  *  4. the login round trip and DynamoDB requests of sign-up and login (bench/login.ts),
  *  5. creating a 200-copy item: time, DynamoDB requests and write units (bench/mint.ts),
- *  6. the web's initial JavaScript, raw and gzip (bench/web-js.ts),
+ *  6. the JavaScript a guest needs before / and /sellers are live, raw and gzip (bench/web-js.ts),
  *  7. Lighthouse mobile performance, LCP, TBT, CLS and the JavaScript downloaded on /, /sellers
- *     and a profile page, on the production build served by the twin (bench/lighthouse.ts).
+ *     and a profile page, on the production build served by the twin, with Lighthouse's simulated
+ *     throttling (the default) and with applied (DevTools) throttling (bench/lighthouse.ts).
  * `npm run bench -- web` runs 6 and 7 only.
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
@@ -155,8 +156,8 @@ async function latency() {
 }
 
 async function webFigures() {
-  const { outDir, ...js } = benchWebJs();
-  const lighthouse = await benchLighthouse(outDir);
+  const { outDir, ...js } = await benchWebJs();
+  const lighthouse = await benchLighthouse(outDir, js.guestHomeGzip);
   return { ...js, lighthouse };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entryGraph, staticImports } from './web-entry';
+import path from 'node:path';
+import { entryGraph, staticImports, WEB_SRC } from './web-entry';
 
 /*
  * The first page of every visit downloads the entry's static import graph. The login library and
@@ -55,6 +56,12 @@ describe('the web entry', () => {
     expect(
       graph.packages.filter((name) => /^@mui\/material\/(Menu|Snackbar|Alert|Dialog)/.test(name)),
     ).toEqual([]);
+  });
+
+  it('the entry itself runs no app code: only fonts, then the shell once the page has painted', () => {
+    const entry = entryGraph(path.join(WEB_SRC, 'main.tsx'));
+    expect(entry.files).toEqual(['main.tsx']);
+    expect(entry.packages.every((name) => name.startsWith('@fontsource/'))).toBe(true);
   });
 
   it('still sees the shell (the graph is not empty by mistake)', () => {

@@ -3,9 +3,10 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /**
- * The static import graph of the web entry (web/src/main.tsx): every module `main.tsx` reaches through imports that
- * stay in the build (`import type` and dynamic `import()` excluded), and the packages they import.
- * What this graph holds is what the first page of every visit downloads before it renders.
+ * The static import graph of the app's shell (web/src/boot.tsx, which the entry main.tsx imports
+ * on every visit): every module it reaches through imports that stay in the build (`import type`
+ * and dynamic `import()` excluded), and the packages they import. What this graph holds is what
+ * every visit downloads and runs before its page is live.
  */
 export interface EntryGraph {
   /** Source files, relative to web/src (shared files as ../../shared/…). */
@@ -16,7 +17,7 @@ export interface EntryGraph {
   importedBy: Record<string, string>;
 }
 
-const WEB_SRC = path.resolve(import.meta.dirname, '..', 'web', 'src');
+export const WEB_SRC = path.resolve(import.meta.dirname, '..', 'web', 'src');
 const SHARED = path.resolve(import.meta.dirname, '..', 'shared');
 const EXTENSIONS = ['.ts', '.tsx', '/index.ts', '/index.tsx'];
 
@@ -53,7 +54,7 @@ export function staticImports(source: string, fileName: string): string[] {
 
 const relative = (file: string) => path.relative(WEB_SRC, file);
 
-export function entryGraph(entry = path.join(WEB_SRC, 'main.tsx')): EntryGraph {
+export function entryGraph(entry = path.join(WEB_SRC, 'boot.tsx')): EntryGraph {
   const files = new Set<string>();
   const packages = new Set<string>();
   const importedBy: Record<string, string> = {};

@@ -11,6 +11,7 @@ export default defineConfig({
   root: fromHere('.'),
   publicDir: fromHere('./public'),
   plugins: [react()],
+  define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   resolve: {
     alias: { '@shared': fromHere('../shared') },
   },

@@ -24,6 +24,7 @@ import {
   toHttpAnswer,
   type RouteMatch,
 } from './api-gateway-v2';
+import { SPA_SHELL, webFileOf } from '../lib/web-pages';
 import { renderOutboxPage, type Outbox } from './outbox';
 import {
   REPO_ROOT,
@@ -42,7 +43,8 @@ import {
  *   a payload-format-2.0 event for the route's handler, invoked in this process;
  * - `/media/*`: objects of the images bucket (CloudFront's second origin in AWS);
  * - `/dev/outbox`: the captured e-mails and SMS (absent when STAGE is 'prod');
- * - everything else: the web build (dist/web) with SPA fallback to index.html.
+ * - everything else: the web build (dist/web): a file as it is; a client route gets its page
+ *   rendered at build time (infra/lib/web-pages.ts) or else the SPA shell, index.html.
  */
 
 /** API Gateway's payload limit for HTTP APIs. */
@@ -376,8 +378,13 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
       sendText(res, 404, 'Not Found');
       return;
     }
-    // SPA fallback: the client router answers every other path.
-    serveFile(req, res, indexFile, statSync(indexFile), 'index.html', options.webHeaders);
+    // A page rendered at build time gets its own HTML; the client router answers every other
+    // path from the shell (infra/lib/web-pages.ts, as the CloudFront function does).
+    const page = webFileOf(pathname);
+    const pageFile = path.join(webDir, page);
+    const served = existsSync(pageFile) ? page : SPA_SHELL;
+    const servedFile = path.join(webDir, served);
+    serveFile(req, res, servedFile, statSync(servedFile), served, options.webHeaders);
   }
 
   const port = await listen(server, options.port ?? 0);

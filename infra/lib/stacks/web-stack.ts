@@ -1,6 +1,6 @@
 /**
- * The CDN: one CloudFront distribution serving the web build (default behaviour, with an SPA
- * fallback so deep links load index.html), the HTTP API under /api/* (never cached, viewer headers
+ * The CDN: one CloudFront distribution serving the web build (default behaviour; a viewer-request
+ * function gives a client route its prerendered page or the SPA shell, index.html), the HTTP API under /api/* (never cached, viewer headers
  * forwarded) and the public images under /media/*, all with the security-headers policy.
  * The web build (dist/web) is uploaded when it exists.
  */
@@ -22,6 +22,7 @@ import type { Construct, IConstruct } from 'constructs';
 import type { MarketConfig } from '../config';
 import { acknowledge, wildcardResourceFinding } from '../nag';
 import { MEDIA_PATH, resourceNames } from '../names';
+import { PRERENDERED_PAGES, SPA_SHELL } from '../web-pages';
 
 export interface WebStackProps extends StackProps {
   config: MarketConfig;
@@ -35,16 +36,26 @@ export interface WebStackProps extends StackProps {
   webDir: string | undefined;
 }
 
-/** Files the SPA fallback serves as they are; any other path is a client route → /index.html. */
-const SPA_FALLBACK = `
+/**
+ * Files are served as they are; a client route gets its page rendered at build time, else the
+ * SPA shell (infra/lib/web-pages.ts, the table the local gateway serves from too).
+ */
+export function spaRoutingCode(): string {
+  const pages = Object.fromEntries(
+    Object.entries(PRERENDERED_PAGES).map(([pathname, page]) => [pathname, `/${page.file}`]),
+  );
+  return `
 var ASSET = /\\.(?:html|js|mjs|css|map|json|txt|xml|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|otf|webmanifest)$/i;
+var PAGES = ${JSON.stringify(pages)};
 function handler(event) {
   var request = event.request;
   if (!ASSET.test(request.uri)) {
-    request.uri = '/index.html';
+    var path = request.uri.length > 1 ? request.uri.replace(/\\/+$/, '') : request.uri;
+    request.uri = PAGES[path] || '/${SPA_SHELL}';
   }
   return request;
 }`;
+}
 
 /** `/media/<key>` → object `<key>` of the images bucket (as on the local gateway). */
 const STRIP_MEDIA = `
@@ -119,8 +130,8 @@ export class WebStack extends Stack {
     });
 
     const spaFallback = new cloudfront.Function(this, 'SpaFallback', {
-      comment: 'Client routes of the SPA load /index.html',
-      code: cloudfront.FunctionCode.fromInline(SPA_FALLBACK),
+      comment: 'Client routes load their prerendered page or the SPA shell',
+      code: cloudfront.FunctionCode.fromInline(spaRoutingCode()),
       runtime: cloudfront.FunctionRuntime.JS_2_0,
     });
     const stripMedia = new cloudfront.Function(this, 'StripMediaPrefix', {

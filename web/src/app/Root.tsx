@@ -28,6 +28,12 @@ export function Root() {
   const { pathname } = useLocation();
   // Menus, dialogs, toasts and the offline banner are not in the first download: fetched once idle.
   useEffect(() => preloadOverlaysWhenIdle(), []);
+  // The page answers input from here on (a prerendered page is on screen before this; main.tsx
+  // replays a tap it held until now).
+  useEffect(() => {
+    document.documentElement.dataset.app = 'live';
+    window.dispatchEvent(new Event('app:live'));
+  }, []);
   if (isRoomsPath(pathname)) return <Navigate to="/" replace />;
   return (
     <AuthProvider>

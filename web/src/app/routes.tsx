@@ -1,7 +1,7 @@
-import { Navigate, type RouteObject } from 'react-router';
+import { matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { RequireGuest, RequireUser } from '../features/accounts/components/Guards';
 import { NotFoundPage } from '../components/ErrorPage';
-import { lazyPage } from './lazyPage';
+import { lazyPage, type LazyPage } from './lazyPage';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { SessionLayout } from './layouts/SessionLayout';
 import { RouteError, Root } from './Root';
@@ -163,3 +163,11 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** Fetches the chunks of the pages the route table renders at `pathname`. */
+export async function preloadPagesAt(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(
+    matches.map(({ route }) => (route.Component as Partial<LazyPage> | undefined)?.preload?.()),
+  );
+}

@@ -1,4 +1,5 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '../app/providers';
 import { createTestQueryClient } from '../test/utils';
@@ -21,5 +22,15 @@ describe('the verified mark', () => {
     expect(screen.queryByRole('tooltip')).toBeNull();
     fireEvent.mouseOver(mark);
     expect((await screen.findByRole('tooltip')).textContent).toBe('Verified');
+  });
+
+  it('keeps the keyboard focus when its tooltip loads on the first focus', async () => {
+    renderMark();
+    await userEvent.tab();
+    // The tooltip's module loads on that first focus; the mark that shows it keeps the focus.
+    expect((await screen.findByRole('tooltip')).textContent).toBe('Verified');
+    expect(document.activeElement).toBe(screen.getByRole('img', { name: 'Verified' }));
+    await userEvent.tab();
+    await waitFor(() => expect(screen.queryByRole('tooltip')).toBeNull());
   });
 });

@@ -2,6 +2,7 @@ import {
   createContext,
   useCallback,
   useContext,
+  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -100,7 +101,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const config = useConfig();
+  // Deferred: the answer re-renders the shell in a transition, in slices, not in one long task.
+  const config = useDeferredValue(useConfig());
   const settings = config.data?.auth ?? null;
   const configLoading = config.isPending;
 

@@ -1,12 +1,28 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 
+const noChanges = () => () => undefined;
+
+/**
+ * This year. A page rendered at build time shows the build's year; hydration must see the same
+ * (`__BUILD_YEAR__`, defined by vite.config.ts for both builds), and the text moves to this year
+ * right after, should the two differ.
+ */
+function useYear(): number {
+  return useSyncExternalStore(
+    noChanges,
+    () => new Date().getFullYear(),
+    () => __BUILD_YEAR__,
+  );
+}
+
 export function Footer() {
   const { t } = useTranslation();
-  const year = new Date().getFullYear();
+  const year = useYear();
   return (
     <Box
       component="footer"

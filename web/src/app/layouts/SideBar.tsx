@@ -65,9 +65,12 @@ export function SideBar({ open, onClose }: { open: boolean; onClose: () => void 
   const { t } = useTranslation();
   const items = useNavItems();
   const { wide } = useViewport();
-  return wide ? (
+  // Width unknown (prerendered markup being hydrated, the drawer closed): the permanent side bar,
+  // which CSS shows from 1265 px only.
+  return wide !== false ? (
     <Box
       sx={{
+        display: wide === null ? { xs: 'none', lg: 'block' } : undefined,
         width: SIDEBAR_WIDTH,
         flexShrink: 0,
         borderRight: 1,

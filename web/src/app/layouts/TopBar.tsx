@@ -134,9 +134,11 @@ export function TopBar({ onMenuClick, menuOpen = false }: TopBarProps) {
           px: { xs: 1, sm: 2, lg: 3 },
         }}
       >
-        {onMenuClick && !wide ? (
+        {onMenuClick && wide !== true ? (
           <IconButton
             onClick={onMenuClick}
+            // Width unknown (prerendered markup being hydrated): CSS hides it from 1265 px.
+            sx={wide === null ? { display: { lg: 'none' } } : undefined}
             aria-label={t('nav.openMenu')}
             aria-controls={DRAWER_ID}
             aria-expanded={menuOpen}

@@ -36,9 +36,13 @@ export function useOfferedTypes(): ProductType[] {
   return PRODUCT_TYPES.filter((type) => mintableTypes.includes(type));
 }
 
+let listFormat: Intl.ListFormat | undefined;
+
 /** 'a', 'a and b', 'a, b and c' (British English, as the texts are). */
 function listOf(parts: string[]): string {
-  return new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' }).format(parts);
+  // One formatter for the page: building one loads the locale's data (tens of ms on a phone).
+  listFormat ??= new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' });
+  return listFormat.format(parts);
 }
 
 /** Resale royalties exist only for types other than physical (spec 000 §5). */

@@ -1,4 +1,4 @@
-import { sellerPageSchema, type SellerPage } from '@shared/schemas/profiles';
+import type { SellerPage } from '@shared/schemas/profiles';
 import { apiGet } from '../../../lib/api';
 
 export const sellersKeys = {
@@ -17,7 +17,8 @@ export interface FetchSellersParams {
 export function fetchSellers({ limit, cursor, signal }: FetchSellersParams): Promise<SellerPage> {
   return apiGet('/users/sellers', {
     query: { limit, cursor: cursor ?? undefined },
-    schema: sellerPageSchema,
+    // The schema (and zod) load with the call, not with the page: the page is live before.
+    schema: () => import('@shared/schemas/profiles').then((module) => module.sellerPageSchema),
     signal,
   });
 }

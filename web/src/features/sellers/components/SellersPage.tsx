@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
+import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useSwitches } from '../../../lib/config';
@@ -38,7 +39,8 @@ export function SellersPage() {
     description: t('meta.sellers.description', { app }),
   });
   const { follows } = useSwitches();
-  const directory = useSellerDirectory();
+  // The cards render in a transition once the answer is in: a slow phone stays responsive.
+  const directory = useDeferredValue(useSellerDirectory());
   const { data, error, isPending, isError, isFetching, hasNextPage, isFetchingNextPage } =
     directory;
 

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useSwitches } from '../../../lib/config';
@@ -27,7 +28,8 @@ const stripSx = {
 export function TopSellers() {
   const { t } = useTranslation();
   const { follows } = useSwitches();
-  const query = useTopSellers(TOP_SELLERS_LIMIT);
+  // The cards render in a transition once the answer is in: a slow phone stays responsive.
+  const query = useDeferredValue(useTopSellers(TOP_SELLERS_LIMIT));
 
   let content;
   if (query.isPending) {

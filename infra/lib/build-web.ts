@@ -1,0 +1,133 @@
+/**
+ * `npm run build:web`: the web app's production build, then its public pages rendered at build
+ * time into it (web/src/prerender.tsx):
+ *  1. the client build (Vite) into `outDir`, with Vite's manifest to find each page's chunks;
+ *  2. a server build of web/src/prerender.tsx into a temporary folder (every dependency bundled);
+ *  3. modulepreload links in index.html, the shell, for the app's modules (main.tsx imports them
+ *     dynamically, so only the HTML can ask for them early);
+ *  4. for each page of PRERENDERED_PAGES: the shell with the page's markup in #root and its
+ *     critical CSS, without the preloads (the page paints before the app loads: see main.tsx).
+ * The manifest and the server build are not part of the output.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+import { REPO_ROOT } from './bundle';
+import { PRERENDERED_PAGES, SPA_SHELL } from './web-pages';
+
+const CONFIG = path.join(REPO_ROOT, 'web', 'vite.config.ts');
+export const WEB_OUT = path.join(REPO_ROOT, 'dist', 'web');
+/** The module that starts the app, imported by the entry once the page has painted. */
+export const BOOT_MODULE = 'src/boot.tsx';
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+interface Renderer {
+  renderPage(pathname: string): Promise<{ html: string; styles: string }>;
+}
+
+/** The JavaScript files a page module needs at once: its chunk and its static imports, deep. */
+export function chunksOf(manifest: Manifest, key: string): string[] {
+  const files = new Set<string>();
+  const visit = (entry: string) => {
+    const chunk = manifest[entry];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(key);
+  if (files.size === 0) throw new Error(`${key} is not in the web build's manifest`);
+  return [...files];
+}
+
+/** `html` with modulepreload links for those of `chunks` it does not load yet. */
+export function withPreloads(html: string, chunks: string[]): string {
+  const preloads = chunks
+    .map((file) => `/${file}`)
+    .filter((href) => !html.includes(`"${href}"`))
+    .map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)
+    .join('');
+  return html.replace('</head>', `${preloads}</head>`);
+}
+
+/** `html` without modulepreload links. */
+export function withoutPreloads(html: string): string {
+  return html.replace(/<link rel="modulepreload"[^>]*>/g, '');
+}
+
+/**
+ * index.html with a page's markup in #root and its styles in the head. The page paints first and
+ * main.tsx fetches the app afterwards, so it carries no modulepreload links.
+ */
+export function pageHtml(template: string, rendered: { html: string; styles: string }): string {
+  const root = '<div id="root"></div>';
+  if (!template.includes(root)) throw new Error('index.html has no empty #root');
+  return withoutPreloads(template)
+    .replace('</head>', `${rendered.styles}</head>`)
+    .replace(root, `<div id="root">${rendered.html}</div>`);
+}
+
+/** What the build produced that a measurement needs: Vite's manifest (not left in the output). */
+export interface WebBuild {
+  manifest: Manifest;
+}
+
+export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
+  await build({
+    configFile: CONFIG,
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, manifest: true },
+  });
+  const serverDir = mkdtempSync(path.join(tmpdir(), 'web-prerender-'));
+  let manifest: Manifest;
+  try {
+    await build({
+      configFile: CONFIG,
+      logLevel: 'warn',
+      publicDir: false,
+      ssr: { noExternal: true },
+      build: {
+        ssr: 'src/prerender.tsx',
+        outDir: serverDir,
+        emptyOutDir: true,
+        sourcemap: false,
+        rolldownOptions: { output: { entryFileNames: 'prerender.mjs', codeSplitting: false } },
+      },
+    });
+    const renderer = (await import(
+      pathToFileURL(path.join(serverDir, 'prerender.mjs')).href
+    )) as Renderer;
+    manifest = JSON.parse(
+      readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'),
+    ) as Manifest;
+    // The shell preloads the app's modules, which main.tsx imports after the first frame.
+    const shellFile = path.join(outDir, SPA_SHELL);
+    const template = withPreloads(readFileSync(shellFile, 'utf8'), chunksOf(manifest, BOOT_MODULE));
+    writeFileSync(shellFile, template);
+    for (const [pathname, page] of Object.entries(PRERENDERED_PAGES)) {
+      const rendered = await renderer.renderPage(pathname);
+      const target = path.join(outDir, page.file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, pageHtml(template, rendered));
+    }
+  } finally {
+    rmSync(serverDir, { recursive: true, force: true });
+    rmSync(path.join(outDir, '.vite'), { recursive: true, force: true });
+  }
+  return { manifest };
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const outDir = process.argv[2] ? path.resolve(process.argv[2]) : WEB_OUT;
+  await buildWeb(outDir);
+  console.log(
+    `web build with ${Object.keys(PRERENDERED_PAGES).length} prerendered pages in ${path.relative(REPO_ROOT, outDir)}`,
+  );
+}

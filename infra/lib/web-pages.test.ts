@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { chunksOf, pageHtml, withPreloads } from './build-web';
+import { spaRoutingCode } from './stacks/web-stack';
+import { PRERENDERED_PAGES, SPA_SHELL, webFileOf } from './web-pages';
+
+/** The CloudFront viewer-request function, run as CloudFront runs it: `handler(event)`. */
+function cloudFrontUri(uri: string): string {
+  const handler = new Function(`${spaRoutingCode()}; return handler;`)() as (event: {
+    request: { uri: string };
+  }) => { uri: string };
+  return handler({ request: { uri } }).uri;
+}
+
+describe('which file answers a path (twin gateway and CloudFront alike)', () => {
+  it.each([
+    ['/', 'pages/home.html'],
+    ['/sellers', 'pages/sellers.html'],
+    ['/sellers/', 'pages/sellers.html'],
+    ['/tidewater', SPA_SHELL],
+    ['/account/wallet/mytokens', SPA_SHELL],
+    ['/market/product/01H', SPA_SHELL],
+    ['/sellers/extra', SPA_SHELL],
+  ])('%s → %s', (pathname, file) => {
+    expect(webFileOf(pathname)).toBe(file);
+    expect(cloudFrontUri(pathname)).toBe(`/${file}`);
+  });
+
+  it('CloudFront serves files as they are', () => {
+    expect(cloudFrontUri('/assets/index-abc.js')).toBe('/assets/index-abc.js');
+    expect(cloudFrontUri('/pages/home.html')).toBe('/pages/home.html');
+    expect(cloudFrontUri('/favicon.svg')).toBe('/favicon.svg');
+  });
+
+  it('every prerendered page lives under pages/', () => {
+    for (const page of Object.values(PRERENDERED_PAGES))
+      expect(page.file).toMatch(/^pages\/.+\.html$/);
+  });
+});
+
+describe('the HTML of the build', () => {
+  const template =
+    '<html><head><script type="module" src="/assets/index-1.js"></script>' +
+    '<link rel="modulepreload" href="/assets/react-1.js"></head>' +
+    '<body><div id="root"></div></body></html>';
+
+  it('carries its markup and styles, and no preloads (it paints before the app loads)', () => {
+    const html = pageHtml(template, {
+      html: '<main>Hello</main>',
+      styles: '<style data-emotion="css a">.a{}</style>',
+    });
+    expect(html).toContain('<div id="root"><main>Hello</main></div>');
+    expect(html).not.toContain('modulepreload');
+    expect(html).toContain('<script type="module" src="/assets/index-1.js"></script>');
+    expect(html.indexOf('data-emotion')).toBeLessThan(html.indexOf('</head>'));
+  });
+
+  it('the shell preloads the chunks it lacks, once each', () => {
+    const html = withPreloads(template, ['assets/boot-1.js', 'assets/react-1.js']);
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/boot-1.js">');
+    expect(html.match(/react-1\.js/g)).toHaveLength(1);
+  });
+
+  it("preloads a page's chunk and its static imports, once each", () => {
+    const manifest = {
+      'src/Home.tsx': { file: 'assets/Home.js', imports: ['_Card.js', '_react.js'] },
+      '_Card.js': { file: 'assets/Card.js', imports: ['_react.js'] },
+      '_react.js': { file: 'assets/react.js' },
+    };
+    expect(chunksOf(manifest, 'src/Home.tsx')).toEqual([
+      'assets/Home.js',
+      'assets/Card.js',
+      'assets/react.js',
+    ]);
+    expect(() => chunksOf(manifest, 'src/Missing.tsx')).toThrow(/not in the web build/);
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * Starts the app (main.tsx imports this once the page has painted): hydrates a page rendered at
+ * build time, or renders into the empty shell.
+ */
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { preloadPagesAt } from './app/routes';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+const app = (
+  <StrictMode>
+    <App />
+  </StrictMode>
+);
+
+// Both run as a transition: React renders in slices and yields to the browser between them, so
+// starting the app does not block a tap or a scroll for long.
+if (container.firstElementChild) {
+  // A page rendered at build time (infra/lib/build-web.ts): already on screen; make it live once
+  // its page chunks are here (see lazyPage).
+  await preloadPagesAt(window.location.pathname);
+  startTransition(() => {
+    hydrateRoot(container, app);
+  });
+} else {
+  const root = createRoot(container);
+  startTransition(() => {
+    root.render(app);
+  });
+}
