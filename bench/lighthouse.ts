@@ -85,6 +85,11 @@ function scriptsOf(lhr: Result, origin: string): string[] {
     .map((item) => new URL(item.url).pathname.replace(/^\//, ''));
 }
 
+function requested(lhr: Result, url: string): boolean {
+  const details = lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined;
+  return (details?.items ?? []).some((item) => item.url === url);
+}
+
 function sizes(webDir: string, files: string[]): { raw: number; gzip: number } {
   return files.reduce(
     (sum, file) => {
@@ -137,6 +142,11 @@ export async function benchLighthouse(
           if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
           const { lhr } = result;
           if (lhr.runtimeError) throw new Error(`${page}: ${lhr.runtimeError.message}`);
+          // A page whose app never starts (a broken build, a module deadlock) scores well for the
+          // wrong reason: every page asks /api/config once the app runs.
+          if (!requested(lhr, `${origin}/api/config`)) {
+            throw new Error(`${page}: the app did not start during the Lighthouse run`);
+          }
           const jsFiles = scriptsOf(lhr, origin);
           const js = sizes(webDir, jsFiles);
           runs.push({

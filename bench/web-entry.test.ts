@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { entryGraph, staticImports, WEB_SRC } from './web-entry';
+import { entryGraph, staticImports, WEB_SRC } from '../infra/lib/web-graph';
 
 /*
  * The first page of every visit downloads the entry's static import graph. The login library and

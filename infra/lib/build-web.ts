@@ -80,8 +80,12 @@ export interface WebBuild {
 }
 
 export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
+  // A production build whoever runs it: Vite keeps an inherited NODE_ENV (the test runner's
+  // `test` when the e2e setup starts the twin), which would bundle React's development build.
+  process.env.NODE_ENV = 'production';
   await build({
     configFile: CONFIG,
+    mode: 'production',
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true, manifest: true },
   });
@@ -90,6 +94,7 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
   try {
     await build({
       configFile: CONFIG,
+      mode: 'production',
       logLevel: 'warn',
       publicDir: false,
       ssr: { noExternal: true },

@@ -7,27 +7,32 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadPagesAt } from './app/routes';
 
+/**
+ * Both run as a transition: React renders in slices and yields to the browser between them, so
+ * starting the app does not block a tap or a scroll for long. Not a top-level await: a page chunk
+ * importing from this module's chunk would then wait for this module, which waits for the page.
+ */
+async function start(container: HTMLElement): Promise<void> {
+  const app = (
+    <StrictMode>
+      <App />
+    </StrictMode>
+  );
+  if (container.firstElementChild) {
+    // A page rendered at build time (infra/lib/build-web.ts): already on screen; make it live
+    // once its page chunks are here (see lazyPage).
+    await preloadPagesAt(window.location.pathname);
+    startTransition(() => {
+      hydrateRoot(container, app);
+    });
+  } else {
+    const root = createRoot(container);
+    startTransition(() => {
+      root.render(app);
+    });
+  }
+}
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-
-const app = (
-  <StrictMode>
-    <App />
-  </StrictMode>
-);
-
-// Both run as a transition: React renders in slices and yields to the browser between them, so
-// starting the app does not block a tap or a scroll for long.
-if (container.firstElementChild) {
-  // A page rendered at build time (infra/lib/build-web.ts): already on screen; make it live once
-  // its page chunks are here (see lazyPage).
-  await preloadPagesAt(window.location.pathname);
-  startTransition(() => {
-    hydrateRoot(container, app);
-  });
-} else {
-  const root = createRoot(container);
-  startTransition(() => {
-    root.render(app);
-  });
-}
+void start(container);

@@ -17,6 +17,7 @@ import {
   currentAccessToken,
   endSession,
   hasStoredSession,
+  mayHaveStoredSession,
   readSession,
   refreshAccessToken,
   watchTokenRefresh,
@@ -108,8 +109,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const [session, setSession] = useState<{ status: AuthStatus; user: SessionUser | null }>(() => {
     // Until the stored session is read, calls wait for it rather than go out without a token
-    // (a reload of a logged-in page would otherwise answer 401 and show an error).
-    holdApiCalls();
+    // (a reload of a logged-in page would otherwise answer 401 and show an error). With no
+    // token stored at all there is nothing to wait for: the visitor is a guest.
+    if (mayHaveStoredSession()) holdApiCalls();
     return { status: 'loading', user: null };
   });
   // Without a user pool (or without /api/config) everyone is a guest.

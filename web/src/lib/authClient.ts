@@ -62,6 +62,26 @@ export function hasStoredSession(pool: Pick<AuthSettings, 'userPoolClientId'>): 
   }
 }
 
+/**
+ * Whether this browser may hold a session for any user pool client: an access token stored under
+ * Amplify's prefix. Known before /api/config names the pool, so a visitor who never logged in
+ * (none stored) sends the page's first calls at once instead of waiting for /config to learn
+ * they are a guest. When storage cannot be read (or there is none, as in the build-time render),
+ * answers true.
+ */
+export function mayHaveStoredSession(): boolean {
+  try {
+    const storage = window.localStorage;
+    for (let index = 0; index < storage.length; index += 1) {
+      const key = storage.key(index);
+      if (key?.startsWith(`${STORAGE_PREFIX}.`) && key.endsWith('.accessToken')) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Who is signed in, read from the ID token's claims. */
 export interface SessionClaims {
   userId: string;

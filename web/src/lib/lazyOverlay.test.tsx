@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { lazyOverlay, preloadOverlaysWhenIdle } from './lazyOverlay';
+import { lazyOverlay, OVERLAY_PRELOAD_DELAY_MS, preloadOverlaysWhenIdle } from './lazyOverlay';
 
 function Hello({ name }: { name: string }) {
   return <p>Hello {name}</p>;
@@ -63,6 +63,28 @@ describe('lazyOverlay', () => {
       await vi.advanceTimersByTimeAsync(10_000);
       expect(load).toHaveBeenCalledOnce();
     } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('waits for the page to load, then a quiet moment, before fetching anything', async () => {
+    vi.useFakeTimers();
+    const readyState = vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    try {
+      const load = vi.fn(async () => Hello);
+      lazyOverlay(load);
+      const cancel = preloadOverlaysWhenIdle();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(load).not.toHaveBeenCalled();
+      readyState.mockReturnValue('complete');
+      window.dispatchEvent(new Event('load'));
+      await vi.advanceTimersByTimeAsync(OVERLAY_PRELOAD_DELAY_MS - 100);
+      expect(load).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(load).toHaveBeenCalledOnce();
+      cancel();
+    } finally {
+      readyState.mockRestore();
       vi.useRealTimers();
     }
   });

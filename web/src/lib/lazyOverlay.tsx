@@ -8,7 +8,7 @@ const overlays: Array<() => Promise<unknown>> = [];
 /**
  * A popup, dialog or banner that no first visit shows (menus, confirmations, toasts, the offline
  * warning): its module stays out of the entry chunk and loads when it is first rendered, or
- * earlier with {@link preloadOverlays} once the page is idle, so it is there when the user opens
+ * earlier with {@link preloadOverlaysWhenIdle} once the page has loaded, so it is there when the user opens
  * it (no visible delay). Until loaded it renders nothing, as these do while closed. A failed load
  * (offline, a new deployment) renders nothing and is tried again on the next mount, instead of
  * breaking the page around it as a rejected `React.lazy` would.
@@ -49,18 +49,46 @@ export function lazyOverlay<P extends object>(
   return Object.assign(Overlay, { preload });
 }
 
+/** How long after the page's load event the overlays start to load (the page's data first). */
+export const OVERLAY_PRELOAD_DELAY_MS = 3_000;
+
 /**
- * Fetches every overlay's module once the browser is idle after the first page rendered (they are
- * not part of the initial download, and are cached before the user can open one or go offline).
+ * Fetches every overlay's module once the page has loaded and the browser is idle (they are not
+ * part of the initial download, and are cached before the user can open one or go offline): not
+ * before the load event and a quiet moment after it, so they never compete with the page's own
+ * data, images and fonts on a slow link; one module per idle period, so no single long task.
  */
 export function preloadOverlaysWhenIdle(): () => void {
-  const run = () => {
-    for (const preload of overlays) preload().catch(() => undefined);
+  let cancelled = false;
+  let cancelStep: () => void = () => undefined;
+  const whenIdle = (run: () => void) => {
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(run, { timeout: 5_000 });
+      cancelStep = () => window.cancelIdleCallback(handle);
+    } else {
+      const handle = window.setTimeout(run, 0);
+      cancelStep = () => window.clearTimeout(handle);
+    }
   };
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(run, { timeout: 5_000 });
-    return () => window.cancelIdleCallback(handle);
+  const next = (index: number) => {
+    const preload = overlays[index];
+    if (cancelled || !preload) return;
+    whenIdle(() => {
+      preload().catch(() => undefined);
+      next(index + 1);
+    });
+  };
+  const afterLoad = () => {
+    const handle = window.setTimeout(() => next(0), OVERLAY_PRELOAD_DELAY_MS);
+    cancelStep = () => window.clearTimeout(handle);
+  };
+  if (document.readyState === 'complete') afterLoad();
+  else {
+    window.addEventListener('load', afterLoad, { once: true });
+    cancelStep = () => window.removeEventListener('load', afterLoad);
   }
-  const handle = window.setTimeout(run, 2_000);
-  return () => window.clearTimeout(handle);
+  return () => {
+    cancelled = true;
+    cancelStep();
+  };
 }

@@ -11,10 +11,12 @@ import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useSwitches } from '../../../lib/config';
 import { useErrorText } from '../../../lib/errors';
 import { usePageMeta } from '../../../lib/head';
+import { useProgressiveCount } from '../../../lib/useProgressiveCount';
 import { useSellerDirectory } from '../hooks/useSellers';
 import { SellerCard, SellerCardSkeleton } from './SellerCard';
 
 const SKELETON_CARDS = 12;
+const CARDS_PER_STEP = 12;
 
 const gridSx = {
   listStyle: 'none',
@@ -43,6 +45,8 @@ export function SellersPage() {
   const directory = useDeferredValue(useSellerDirectory());
   const { data, error, isPending, isError, isFetching, hasNextPage, isFetchingNextPage } =
     directory;
+  // A page of 50 cards mounts a dozen at a time (the first screenful first).
+  const shown = useProgressiveCount(data?.sellers.length ?? 0, CARDS_PER_STEP);
 
   let content;
   if (isPending) {
@@ -79,7 +83,7 @@ export function SellersPage() {
     content = (
       <>
         <Box component="ul" aria-label={t('sellers.listLabel')} sx={gridSx}>
-          {data.sellers.map((seller) => (
+          {data.sellers.slice(0, shown).map((seller) => (
             <li key={seller.id}>
               <SellerCard seller={seller} showFollowers={follows} />
             </li>

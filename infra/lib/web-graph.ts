@@ -17,8 +17,8 @@ export interface EntryGraph {
   importedBy: Record<string, string>;
 }
 
-export const WEB_SRC = path.resolve(import.meta.dirname, '..', 'web', 'src');
-const SHARED = path.resolve(import.meta.dirname, '..', 'shared');
+export const WEB_SRC = path.resolve(import.meta.dirname, '..', '..', 'web', 'src');
+const SHARED = path.resolve(import.meta.dirname, '..', '..', 'shared');
 const EXTENSIONS = ['.ts', '.tsx', '/index.ts', '/index.tsx'];
 
 function resolveFile(from: string, specifier: string): string | null {
