@@ -87,6 +87,49 @@ describe('prerendered pages', () => {
     }
   }
 
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`a profile on a ${viewport}: its frame from the HTML, then the profile, asked once`, async () => {
+      const { context, page } = await newPage(browser, viewport);
+      const consoleErrors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
+      });
+      const profileCalls: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/users/get-by-nickname/')) profileCalls.push(request.url());
+      });
+      const release = await holdApp(page);
+      await page.goto(`${baseUrl}/tidewater`, { waitUntil: 'domcontentloaded' });
+
+      // Before the app runs: the bars for this width and the profile's loading state.
+      await page.getByRole('status', { name: 'Loading profile' }).waitFor();
+      const wide = VIEWPORTS[viewport].width >= 1265;
+      expect(await page.locator('nav[aria-label="Main navigation"]').isVisible()).toBe(wide);
+      expect(await page.getByRole('button', { name: 'Open navigation menu' }).isVisible()).toBe(
+        !wide,
+      );
+      await screenshot(page, `profile-frame-${viewport}`);
+
+      // A tap on Login before the app runs is answered once it is live, though the app has
+      // rendered its own top bar over the frame's.
+      await page.getByRole('button', { name: 'Login' }).click();
+      release();
+      await page.locator('html[data-app="live"]').waitFor({ state: 'attached' });
+      await page.getByRole('dialog').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+      await page.getByRole('heading', { level: 1, name: 'Tidewater Tickets Ltd' }).waitFor();
+      await page.getByRole('button', { name: 'Follow' }).waitFor();
+      await screenshot(page, `profile-after-frame-${viewport}`);
+      // The entry sent the profile call; the page took its answer instead of asking again.
+      expect(profileCalls).toEqual([`${baseUrl}/api/users/get-by-nickname/tidewater`]);
+      expect(consoleErrors).toEqual([]);
+      expect(jsErrors(page)).toEqual([]);
+      await context.close();
+    });
+  }
+
   it('a deep link that is not prerendered gets the plain shell and renders on the client', async () => {
     const { context, page } = await newPage(browser, 'phone');
     const response = await page.request.get(`${baseUrl}/legal/terms`);

@@ -6,7 +6,9 @@
  *  3. modulepreload links in index.html, the shell, for the app's modules (main.tsx imports them
  *     dynamically, so only the HTML can ask for them early);
  *  4. for each page of PRERENDERED_PAGES: the shell with the page's markup in #root and its
- *     critical CSS, without the preloads (the page paints before the app loads: see main.tsx).
+ *     critical CSS, without the preloads (the page paints before the app loads: see main.tsx);
+ *  5. for each frame of PAGE_FRAMES: the same, with #root marked `data-frame` (the app renders
+ *     over it rather than hydrating it; main.tsx starts the page's chunks once it has painted).
  * The manifest and the server build are not part of the output.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { REPO_ROOT } from './bundle';
-import { PRERENDERED_PAGES, SPA_SHELL } from './web-pages';
+import { PAGE_FRAMES, PRERENDERED_PAGES, SPA_SHELL } from './web-pages';
 
 const CONFIG = path.join(REPO_ROOT, 'web', 'vite.config.ts');
 export const WEB_OUT = path.join(REPO_ROOT, 'dist', 'web');
@@ -74,6 +76,17 @@ export function pageHtml(template: string, rendered: { html: string; styles: str
     .replace(root, `<div id="root">${rendered.html}</div>`);
 }
 
+/** The attribute that marks a frame's #root: main.tsx renders the app over it (no hydration). */
+export const FRAME_ATTRIBUTE = 'data-frame';
+
+/** index.html with a frame's markup in #root, marked {@link FRAME_ATTRIBUTE} (see pageHtml). */
+export function frameHtml(template: string, rendered: { html: string; styles: string }): string {
+  return pageHtml(template, rendered).replace(
+    '<div id="root">',
+    `<div id="root" ${FRAME_ATTRIBUTE}>`,
+  );
+}
+
 /** What the build produced that a measurement needs: Vite's manifest (not left in the output). */
 export interface WebBuild {
   manifest: Manifest;
@@ -122,6 +135,12 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, pageHtml(template, rendered));
     }
+    for (const frame of PAGE_FRAMES) {
+      const rendered = await renderer.renderPage(frame.sample);
+      const target = path.join(outDir, frame.file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, frameHtml(template, rendered));
+    }
   } finally {
     rmSync(serverDir, { recursive: true, force: true });
     rmSync(path.join(outDir, '.vite'), { recursive: true, force: true });
@@ -133,6 +152,6 @@ if (process.argv[1] === import.meta.filename) {
   const outDir = process.argv[2] ? path.resolve(process.argv[2]) : WEB_OUT;
   await buildWeb(outDir);
   console.log(
-    `web build with ${Object.keys(PRERENDERED_PAGES).length} prerendered pages in ${path.relative(REPO_ROOT, outDir)}`,
+    `web build with ${Object.keys(PRERENDERED_PAGES).length} prerendered pages and ${PAGE_FRAMES.length} page frame in ${path.relative(REPO_ROOT, outDir)}`,
   );
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { chunksOf, pageHtml, withPreloads } from './build-web';
+import { chunksOf, frameHtml, pageHtml, withPreloads } from './build-web';
 import { spaRoutingCode } from './stacks/web-stack';
-import { PRERENDERED_PAGES, SPA_SHELL, webFileOf } from './web-pages';
+import { RESERVED_SEGMENTS } from '../../shared/profilePaths';
+import { PAGE_FRAMES, PRERENDERED_PAGES, SPA_SHELL, webFileOf } from './web-pages';
 
 /** The CloudFront viewer-request function, run as CloudFront runs it: `handler(event)`. */
 function cloudFrontUri(uri: string): string {
@@ -16,7 +17,16 @@ describe('which file answers a path (twin gateway and CloudFront alike)', () => 
     ['/', 'pages/home.html'],
     ['/sellers', 'pages/sellers.html'],
     ['/sellers/', 'pages/sellers.html'],
-    ['/tidewater', SPA_SHELL],
+    ['/tidewater', 'pages/profile.html'],
+    ['/tidewater/', 'pages/profile.html'],
+    ['/ana2', 'pages/profile.html'],
+    // Not a nick: too short, upper case, reserved, or a nested path.
+    ['/ab', SPA_SHELL],
+    ['/Tidewater', SPA_SHELL],
+    ['/account', SPA_SHELL],
+    ['/market', SPA_SHELL],
+    ['/constructor', 'pages/profile.html'],
+    ['/tidewater/items', SPA_SHELL],
     ['/account/wallet/mytokens', SPA_SHELL],
     ['/market/product/01H', SPA_SHELL],
     ['/sellers/extra', SPA_SHELL],
@@ -31,9 +41,18 @@ describe('which file answers a path (twin gateway and CloudFront alike)', () => 
     expect(cloudFrontUri('/favicon.svg')).toBe('/favicon.svg');
   });
 
-  it('every prerendered page lives under pages/', () => {
-    for (const page of Object.values(PRERENDERED_PAGES))
+  it('every prerendered page and frame lives under pages/', () => {
+    for (const page of [...Object.values(PRERENDERED_PAGES), ...PAGE_FRAMES])
       expect(page.file).toMatch(/^pages\/.+\.html$/);
+  });
+
+  it('a frame is rendered at a path its pattern answers', () => {
+    for (const frame of PAGE_FRAMES) expect(webFileOf(frame.sample)).toBe(frame.file);
+  });
+
+  it("every reserved first segment (the app's own routes) is not answered by the profile frame", () => {
+    for (const word of RESERVED_SEGMENTS)
+      expect(cloudFrontUri(`/${word}`)).not.toBe('/pages/profile.html');
   });
 });
 
@@ -52,6 +71,12 @@ describe('the HTML of the build', () => {
     expect(html).not.toContain('modulepreload');
     expect(html).toContain('<script type="module" src="/assets/index-1.js"></script>');
     expect(html.indexOf('data-emotion')).toBeLessThan(html.indexOf('</head>'));
+  });
+
+  it('a frame is the same page with #root marked for the app to render over it', () => {
+    const html = frameHtml(template, { html: '<main>Frame</main>', styles: '' });
+    expect(html).toContain('<div id="root" data-frame><main>Frame</main></div>');
+    expect(html).not.toContain('modulepreload');
   });
 
   it('the shell preloads the chunks it lacks, once each', () => {

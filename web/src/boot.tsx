@@ -18,7 +18,7 @@ async function start(container: HTMLElement): Promise<void> {
       <App />
     </StrictMode>
   );
-  if (container.firstElementChild) {
+  if (container.firstElementChild && !container.hasAttribute('data-frame')) {
     // A page rendered at build time (infra/lib/build-web.ts): already on screen; make it live
     // once its page chunks are here (see lazyPage).
     await preloadPagesAt(window.location.pathname);
@@ -26,6 +26,10 @@ async function start(container: HTMLElement): Promise<void> {
       hydrateRoot(container, app);
     });
   } else {
+    // The empty shell, or a page's frame (infra/lib/web-pages.ts PAGE_FRAMES): React replaces the
+    // frame with the page when it commits. The page's chunks come first, so that commit shows the
+    // page (or its loading state, which the frame already shows), never an empty area.
+    if (container.firstElementChild) await preloadPagesAt(window.location.pathname);
     const root = createRoot(container);
     startTransition(() => {
       root.render(app);

@@ -4,6 +4,10 @@ import '@fontsource/roboto/latin-500.css';
 import '@fontsource/roboto/latin-600.css';
 import '@fontsource/roboto/latin-700.css';
 import '@fontsource/roboto/latin-800.css';
+import { earlyStart } from './app/earlyStart';
+
+// The page's first calls go out now; its chunks with the app's modules (app/earlyStart.ts).
+const loadPage = earlyStart(window.location.pathname);
 
 /*
  * A page rendered at build time is painted before any of the app's JavaScript is fetched or run:
@@ -27,11 +31,17 @@ function yieldToBrowser(): Promise<void> {
 
 /*
  * Until the app is live, a tap on a prerendered button would do nothing (its handler is not
- * attached yet): the last one is held and replayed on the same button (hydration keeps the DOM
- * nodes) once the app says it is live. Links need no help: they navigate as links do.
+ * attached yet): the last one is held and replayed once the app says it is live. Hydration keeps
+ * the DOM nodes, so the same button is clicked; over a frame (rendered, not hydrated: see
+ * boot.tsx) the app's own button with the same label at the same place is. Links need no help:
+ * they navigate as links do.
  */
 const LIVE_EVENT = 'app:live';
-let heldButton: HTMLElement | null = null;
+let held: { button: HTMLElement; label: string; x: number; y: number } | null = null;
+
+function labelOf(element: Element): string {
+  return element.getAttribute('aria-label') ?? element.textContent ?? '';
+}
 
 function holdClick(event: MouseEvent): void {
   const target = event.target instanceof Element ? event.target : null;
@@ -39,24 +49,30 @@ function holdClick(event: MouseEvent): void {
   if (!button || !document.getElementById('root')?.contains(button)) return;
   event.preventDefault();
   event.stopPropagation();
-  heldButton = button;
+  held = { button, label: labelOf(button), x: event.clientX, y: event.clientY };
+}
+
+function replayHeldClick(): void {
+  document.removeEventListener('click', holdClick, true);
+  if (!held) return;
+  const { button, label, x, y } = held;
+  held = null;
+  if (button.isConnected) {
+    button.click();
+    return;
+  }
+  const now = document.elementFromPoint(x, y)?.closest<HTMLElement>('button, [role="button"]');
+  if (now && labelOf(now) === label) now.click();
 }
 
 if (prerendered) {
   document.addEventListener('click', holdClick, true);
-  window.addEventListener(
-    LIVE_EVENT,
-    () => {
-      document.removeEventListener('click', holdClick, true);
-      if (heldButton?.isConnected) heldButton.click();
-      heldButton = null;
-    },
-    { once: true },
-  );
+  window.addEventListener(LIVE_EVENT, replayHeldClick, { once: true });
 }
 
 async function start(): Promise<void> {
   if (prerendered) await nextFrame();
+  loadPage();
   // Each import runs the modules it adds in one task: React first, then the app, with a break
   // between them for input and paint.
   await import('react-dom/client');

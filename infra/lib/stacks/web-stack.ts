@@ -22,7 +22,7 @@ import type { Construct, IConstruct } from 'constructs';
 import type { MarketConfig } from '../config';
 import { acknowledge, wildcardResourceFinding } from '../nag';
 import { MEDIA_PATH, resourceNames } from '../names';
-import { PRERENDERED_PAGES, SPA_SHELL } from '../web-pages';
+import { PRERENDERED_PAGES, PROFILE_FRAME, PROFILE_PATH, SPA_SHELL } from '../web-pages';
 
 export interface WebStackProps extends StackProps {
   config: MarketConfig;
@@ -37,8 +37,9 @@ export interface WebStackProps extends StackProps {
 }
 
 /**
- * Files are served as they are; a client route gets its page rendered at build time, else the
- * SPA shell (infra/lib/web-pages.ts, the table the local gateway serves from too).
+ * Files are served as they are; a client route gets its page rendered at build time, a profile
+ * path the profile's frame, else the SPA shell (infra/lib/web-pages.ts, the tables the local
+ * gateway serves from too).
  */
 export function spaRoutingCode(): string {
   const pages = Object.fromEntries(
@@ -47,11 +48,17 @@ export function spaRoutingCode(): string {
   return `
 var ASSET = /\\.(?:html|js|mjs|css|map|json|txt|xml|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|otf|webmanifest)$/i;
 var PAGES = ${JSON.stringify(pages)};
+var NICK = new RegExp(${JSON.stringify(PROFILE_PATH.nick)});
+var RESERVED = ${JSON.stringify(PROFILE_PATH.reserved)};
 function handler(event) {
   var request = event.request;
   if (!ASSET.test(request.uri)) {
     var path = request.uri.length > 1 ? request.uri.replace(/\\/+$/, '') : request.uri;
-    request.uri = PAGES[path] || '/${SPA_SHELL}';
+    var segments = path.split('/').filter(function (segment) { return segment !== ''; });
+    if (PAGES[path]) request.uri = PAGES[path];
+    else if (segments.length === 1 && NICK.test(segments[0]) && RESERVED.indexOf(segments[0]) === -1)
+      request.uri = '/${PROFILE_FRAME.file}';
+    else request.uri = '/${SPA_SHELL}';
   }
   return request;
 }`;

@@ -1,4 +1,11 @@
 import type { ZodType } from 'zod';
+import { takeEarlyAnswer } from './earlyCalls';
+
+/** What came back: the status and the body's text. */
+interface Answer {
+  status: number;
+  text: string;
+}
 
 /** Error codes produced by the client itself (the others come from the API's error registry). */
 export const NETWORK_ERROR = 'network';
@@ -177,7 +184,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
   signal?.throwIfAborted();
   const current = anonymous ? null : session;
   const token = current ? await current.accessToken() : undefined;
-  const send = async (bearer: string | undefined): Promise<[Response, string]> => {
+  const url = apiUrl(path, query);
+  const send = async (bearer: string | undefined): Promise<Answer> => {
     const init: RequestInit = {
       method,
       signal,
@@ -191,22 +199,30 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
       body: body === undefined ? undefined : JSON.stringify(body),
     };
     try {
-      const answer = await fetch(apiUrl(path, query), init);
-      return [answer, await answer.text()];
+      const answer = await fetch(url, init);
+      return { status: answer.status, text: await answer.text() };
     } catch (error) {
       if (isAbort(error)) throw error;
       throw new ApiError({ code: NETWORK_ERROR, status: 0, cause: error });
     }
   };
 
-  let [response, text] = await send(token);
+  // A call without a token may find its answer already sent for by the entry (lib/earlyCalls.ts).
+  const early =
+    token === undefined && headers === undefined && (method === 'GET' || method === 'POST')
+      ? takeEarlyAnswer({ method, url, body })
+      : undefined;
+  let response = (early ? await early : null) ?? (await send(token));
+  signal?.throwIfAborted();
   // A refused session is refreshed once and the call retried before anything is shown; only a
   // second refusal (or a refresh that fails) ends the session.
   if (response.status === 401 && current !== null && current === session) {
     const fresh = await refreshOnce(current);
-    if (fresh) [response, text] = await send(fresh);
+    if (fresh) response = await send(fresh);
     if (response.status === 401 && current === session) current.onUnauthorized();
   }
+  const { status, text } = response;
+  const ok = status >= 200 && status < 300;
 
   let payload: unknown;
   try {
@@ -215,17 +231,17 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
     payload = undefined;
   }
 
-  const apiError = readErrorBody(payload, response.status);
+  const apiError = readErrorBody(payload, status);
   if (apiError) throw apiError;
-  if (!response.ok) {
+  if (!ok) {
     // No error body (a proxy page, an empty answer): the status is all we know.
     throw new ApiError({
-      code: response.status === 404 ? 'not_found' : UNEXPECTED_ERROR,
-      status: response.status || 500,
+      code: status === 404 ? 'not_found' : UNEXPECTED_ERROR,
+      status: status || 500,
     });
   }
   if (!isRecord(payload) || !('data' in payload)) {
-    throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status });
+    throw new ApiError({ code: UNEXPECTED_ERROR, status });
   }
   if (!schema) return payload.data as T;
   let validator: ZodType<T>;
@@ -233,14 +249,14 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T> = {
     try {
       validator = await loading;
     } catch (error) {
-      throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status, cause: error });
+      throw new ApiError({ code: UNEXPECTED_ERROR, status, cause: error });
     }
   } else {
     validator = schema as ZodType<T>;
   }
   const parsed = validator.safeParse(payload.data);
   if (!parsed.success) {
-    throw new ApiError({ code: UNEXPECTED_ERROR, status: response.status, cause: parsed.error });
+    throw new ApiError({ code: UNEXPECTED_ERROR, status, cause: parsed.error });
   }
   return parsed.data;
 }

@@ -185,37 +185,4 @@ export function updateBodyFrom(
   };
 }
 
-/** First path segments that belong to the app, never to a profile. */
-export const RESERVED_SEGMENTS = new Set([
-  'account',
-  'admin',
-  'api',
-  'checkout',
-  'collection',
-  'dev',
-  'error',
-  'faq',
-  'faqs',
-  'kyc',
-  'legal',
-  'market',
-  'media',
-  'messages',
-  'password',
-  'product',
-  'redeem',
-  'redirecting',
-  'sellers',
-  'session',
-  'settings',
-  'stripe',
-  'support',
-  'wallet',
-]);
-
-const NICK = /^[a-z0-9]{3,64}$/;
-
-/** Whether a first path segment can be a profile's nick. */
-export function isProfileNick(segment: string): boolean {
-  return NICK.test(segment) && !RESERVED_SEGMENTS.has(segment);
-}
+export { isProfileNick, RESERVED_SEGMENTS } from '@shared/profilePaths';

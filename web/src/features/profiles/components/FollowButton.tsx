@@ -22,7 +22,21 @@ export function FollowButton({ profile }: { profile: PublicProfile }) {
   const loggedIn = status === 'user' && !own;
   const relation = useIsFollowing(profile.id, loggedIn);
   const mutation = useFollowMutation(profile);
-  if (own || status === 'loading') return null;
+  if (own) return null;
+  if (status === 'loading') {
+    // The session is not known yet (a first visit's profile can arrive before it): the button
+    // holds its place, so nothing under it moves when it becomes usable.
+    return (
+      <Button
+        variant="contained"
+        disabled
+        startIcon={<PersonAddRoundedIcon />}
+        sx={{ minWidth: 132 }}
+      >
+        {t('profiles.follow')}
+      </Button>
+    );
+  }
 
   const following = loggedIn && relation.data === true;
   const busy = mutation.isPending || (loggedIn && relation.isPending);

@@ -8,9 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useSwitches } from '../../../lib/config';
 import { useTopSellers } from '../hooks/useSellers';
+import { TOP_SELLERS_LIMIT } from '../sizes';
 import { SellerCard, SellerCardSkeleton } from './SellerCard';
-
-export const TOP_SELLERS_LIMIT = 8;
 
 const stripSx = {
   listStyle: 'none',

@@ -1,10 +1,10 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { PAGE_SIZE } from '@shared/constants/limits';
 import type { SellerSummary } from '@shared/schemas/profiles';
 import { fetchSellers, sellersKeys } from '../api/sellers';
+import { DIRECTORY_PAGE_SIZE } from '../sizes';
 
 /** The seller directory, page by page (cursor), in the order the API returns. */
-export function useSellerDirectory(limit: number = PAGE_SIZE.large) {
+export function useSellerDirectory(limit: number = DIRECTORY_PAGE_SIZE) {
   return useInfiniteQuery({
     queryKey: sellersKeys.directory(limit),
     queryFn: ({ pageParam, signal }) => fetchSellers({ limit, cursor: pageParam, signal }),
