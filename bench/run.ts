@@ -7,7 +7,8 @@
  *     raw DynamoDB Local Query the call makes for the same page, interleaved in the same run,
  *  4. the login round trip and DynamoDB requests of sign-up and login (bench/login.ts),
  *  5. creating a 200-copy item: time, DynamoDB requests and write units (bench/mint.ts),
- *  6. the JavaScript a guest needs before / and /sellers are live, raw and gzip (bench/web-js.ts),
+ *  6. the JavaScript a guest needs before /, /sellers and a profile are live, raw and gzip
+ *     (bench/web-js.ts),
  *  7. Lighthouse mobile performance, LCP, TBT, CLS and the JavaScript downloaded on /, /sellers
  *     and a profile page, on the production build served by the twin, with Lighthouse's simulated
  *     throttling (the default) and with applied (DevTools) throttling (bench/lighthouse.ts).

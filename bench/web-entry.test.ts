@@ -54,7 +54,9 @@ describe('the web entry', () => {
     );
     expect(overlays).toEqual([]);
     expect(
-      graph.packages.filter((name) => /^@mui\/material\/(Menu|Snackbar|Alert|Dialog)/.test(name)),
+      graph.packages.filter((name) =>
+        /^@mui\/material\/(Menu|Snackbar|Alert|Dialog|Drawer|Modal)/.test(name),
+      ),
     ).toEqual([]);
   });
 
@@ -71,7 +73,7 @@ describe('the web entry', () => {
       'lib/storedSession.ts',
       'main.tsx',
     ]);
-    expect(entry.packages.every((name) => name.startsWith('@fontsource/'))).toBe(true);
+    expect(entry.packages.every((name) => name.startsWith('@fontsource-variable/'))).toBe(true);
   });
 
   it('still sees the shell (the graph is not empty by mistake)', () => {

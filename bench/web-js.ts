@@ -5,10 +5,12 @@ import { BOOT_MODULE, buildWeb, chunksOf } from '../infra/lib/build-web';
 import { REPO_ROOT } from '../infra/lib/bundle';
 import { kib, table } from './stats';
 
-/** The page module each prerendered page renders (a key of Vite's manifest). */
+/** The page module each measured page renders (a key of Vite's manifest). */
 const PAGE_MODULES: Record<string, string> = {
   '/': 'src/app/HomeRoute.tsx',
   '/sellers': 'src/features/sellers/components/SellersPage.tsx',
+  // A profile's frame (pages/profile.html) shows its loading state until these have run.
+  '/tidewater': 'src/app/ProfileRoute.tsx',
 };
 
 export interface PageJs {

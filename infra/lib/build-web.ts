@@ -5,8 +5,9 @@
  *  2. a server build of web/src/prerender.tsx into a temporary folder (every dependency bundled);
  *  3. modulepreload links in index.html, the shell, for the app's modules (main.tsx imports them
  *     dynamically, so only the HTML can ask for them early);
- *  4. for each page of PRERENDERED_PAGES: the shell with the page's markup in #root and its
- *     critical CSS, without the preloads (the page paints before the app loads: see main.tsx);
+ *  4. for each page of PRERENDERED_PAGES: index.html as Vite wrote it with the page's markup in
+ *     #root and its critical CSS, without the app's preloads (the page paints before the app
+ *     loads: see main.tsx);
  *  5. for each frame of PAGE_FRAMES: the same, with #root marked `data-frame` (the app renders
  *     over it rather than hydrating it; main.tsx starts the page's chunks once it has painted).
  * The manifest and the server build are not part of the output.
@@ -59,19 +60,15 @@ export function withPreloads(html: string, chunks: string[]): string {
   return html.replace('</head>', `${preloads}</head>`);
 }
 
-/** `html` without modulepreload links. */
-export function withoutPreloads(html: string): string {
-  return html.replace(/<link rel="modulepreload"[^>]*>/g, '');
-}
-
 /**
- * index.html with a page's markup in #root and its styles in the head. The page paints first and
- * main.tsx fetches the app afterwards, so it carries no modulepreload links.
+ * index.html as Vite wrote it (its preloads are the entry's own imports, a few KiB) with a page's
+ * markup in #root and its styles in the head. The page paints first and main.tsx fetches the app
+ * afterwards, so it carries no preloads of the app's modules.
  */
 export function pageHtml(template: string, rendered: { html: string; styles: string }): string {
   const root = '<div id="root"></div>';
   if (!template.includes(root)) throw new Error('index.html has no empty #root');
-  return withoutPreloads(template)
+  return template
     .replace('</head>', `${rendered.styles}</head>`)
     .replace(root, `<div id="root">${rendered.html}</div>`);
 }
@@ -127,8 +124,16 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
     ) as Manifest;
     // The shell preloads the app's modules, which main.tsx imports after the first frame.
     const shellFile = path.join(outDir, SPA_SHELL);
-    const template = withPreloads(readFileSync(shellFile, 'utf8'), chunksOf(manifest, BOOT_MODULE));
-    writeFileSync(shellFile, template);
+    // Vite's index.html preloads only what the entry imports itself (a few KiB).
+    const template = readFileSync(shellFile, 'utf8');
+    writeFileSync(shellFile, withPreloads(template, chunksOf(manifest, BOOT_MODULE)));
+    // A page painted from its HTML must not preload the app: it would take the connection (and,
+    // in Lighthouse's simulation, the first paint) from the page's own text, styles and fonts.
+    const appChunks = chunksOf(manifest, BOOT_MODULE).filter(
+      (file) => !template.includes(`"/${file}"`),
+    );
+    const preloadsApp = (html: string) => appChunks.some((file) => html.includes(`/${file}"`));
+    if (preloadsApp(template)) throw new Error('index.html preloads the app');
     for (const [pathname, page] of Object.entries(PRERENDERED_PAGES)) {
       const rendered = await renderer.renderPage(pathname);
       const target = path.join(outDir, page.file);

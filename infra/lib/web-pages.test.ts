@@ -59,16 +59,17 @@ describe('which file answers a path (twin gateway and CloudFront alike)', () => 
 describe('the HTML of the build', () => {
   const template =
     '<html><head><script type="module" src="/assets/index-1.js"></script>' +
-    '<link rel="modulepreload" href="/assets/react-1.js"></head>' +
+    '<link rel="modulepreload" href="/assets/start-1.js"></head>' +
     '<body><div id="root"></div></body></html>';
 
-  it('carries its markup and styles, and no preloads (it paints before the app loads)', () => {
+  it("carries its markup and styles, and only the entry's preloads (it paints before the app loads)", () => {
     const html = pageHtml(template, {
       html: '<main>Hello</main>',
       styles: '<style data-emotion="css a">.a{}</style>',
     });
     expect(html).toContain('<div id="root"><main>Hello</main></div>');
-    expect(html).not.toContain('modulepreload');
+    expect(html.match(/modulepreload/g)).toEqual(['modulepreload']);
+    expect(html).toContain('href="/assets/start-1.js"');
     expect(html).toContain('<script type="module" src="/assets/index-1.js"></script>');
     expect(html.indexOf('data-emotion')).toBeLessThan(html.indexOf('</head>'));
   });
@@ -76,13 +77,13 @@ describe('the HTML of the build', () => {
   it('a frame is the same page with #root marked for the app to render over it', () => {
     const html = frameHtml(template, { html: '<main>Frame</main>', styles: '' });
     expect(html).toContain('<div id="root" data-frame><main>Frame</main></div>');
-    expect(html).not.toContain('modulepreload');
+    expect(html.match(/modulepreload/g)).toEqual(['modulepreload']);
   });
 
   it('the shell preloads the chunks it lacks, once each', () => {
-    const html = withPreloads(template, ['assets/boot-1.js', 'assets/react-1.js']);
+    const html = withPreloads(template, ['assets/boot-1.js', 'assets/start-1.js']);
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/boot-1.js">');
-    expect(html.match(/react-1\.js/g)).toHaveLength(1);
+    expect(html.match(/start-1\.js/g)).toHaveLength(1);
   });
 
   it("preloads a page's chunk and its static imports, once each", () => {

@@ -39,7 +39,7 @@ export const theme = createTheme({
   },
   shape: { borderRadius: 12 },
   typography: {
-    fontFamily: '"Roboto", "Helvetica Neue", Arial, sans-serif',
+    fontFamily: '"Roboto Variable", "Helvetica Neue", Arial, sans-serif',
     h1: { fontWeight: 700, letterSpacing: '-0.025em', lineHeight: 1.1 },
     h2: { fontWeight: 700, letterSpacing: '-0.02em', lineHeight: 1.15 },
     h3: { fontWeight: 700, letterSpacing: '-0.015em' },

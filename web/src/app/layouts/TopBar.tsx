@@ -16,7 +16,7 @@ import { useAuth, type SessionUser } from '../../lib/auth';
 import { PATHS } from '../../lib/paths';
 import { useViewport } from '../../lib/viewport';
 import { USER_ACTIONS } from './navItems';
-import { DRAWER_ID } from './SideBar';
+import { DRAWER_ID } from './navItems';
 
 /** Login and Create for guests (spec 001 §2); Create is hidden while on sign-up. */
 function GuestActions() {

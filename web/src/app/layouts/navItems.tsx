@@ -94,3 +94,6 @@ export function isNavItemActive(item: Pick<NavItem, 'to'>, pathname: string): bo
   const segment = firstSegment(pathname);
   return segment !== '' && segment === firstSegment(item.to);
 }
+
+/** The id of the phone's navigation drawer (the top bar's menu button controls it). */
+export const DRAWER_ID = 'app-navigation-drawer';
