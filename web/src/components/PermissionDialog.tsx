@@ -12,6 +12,10 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useAuth } from '../lib/auth';
 import { permissionPrompt, type PermissionPrompt } from '../lib/permission';
+import permissionTexts from '../locales/en.permission.json';
+import { addTranslations } from '../lib/i18n';
+
+addTranslations({ permission: permissionTexts });
 
 /**
  * The modals the permission guard opens instead of an action (spec 001 §6):

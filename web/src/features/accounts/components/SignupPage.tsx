@@ -44,6 +44,10 @@ import {
 } from '../schemas';
 import { LoggingInStep, PinStep, SIGNUP_PATH, useLoginErrorText } from './LoginSteps';
 import { SessionPage } from './SessionPage';
+import signupTexts from '../../../locales/en.signup.json';
+import { addTranslations } from '../../../lib/i18n';
+
+addTranslations({ signup: signupTexts });
 
 const FIELD_OF: Record<string, keyof SignupFormInput> = {
   nick: 'nick',

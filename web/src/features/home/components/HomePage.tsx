@@ -24,6 +24,10 @@ import { useAuth } from '../../../lib/auth';
 import { useSwitches } from '../../../lib/config';
 import { usePageMeta } from '../../../lib/head';
 import { PATHS } from '../../../lib/paths';
+import homeTexts from '../../../locales/en.home.json';
+import { addTranslations } from '../../../lib/i18n';
+
+addTranslations({ home: homeTexts });
 
 const FEE_PERCENT = SALE_FEE_BPS / 100;
 

@@ -5,6 +5,10 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { usePageMeta } from '../../../lib/head';
+import legalTexts from '../../../locales/en.legal.json';
+import { addTranslations } from '../../../lib/i18n';
+
+addTranslations({ legal: legalTexts });
 
 interface TermsSection {
   title: string;

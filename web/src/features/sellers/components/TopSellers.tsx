@@ -10,6 +10,10 @@ import { useSwitches } from '../../../lib/config';
 import { useTopSellers } from '../hooks/useSellers';
 import { TOP_SELLERS_LIMIT } from '../sizes';
 import { SellerCard, SellerCardSkeleton } from './SellerCard';
+import homeTexts from '../../../locales/en.home.json';
+import { addTranslations } from '../../../lib/i18n';
+
+addTranslations({ home: homeTexts });
 
 const stripSx = {
   listStyle: 'none',

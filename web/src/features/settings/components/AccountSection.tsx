@@ -9,6 +9,10 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { editProfileModal } from '../../../lib/editProfileStore';
 import { useOwnProfile } from '../../../lib/ownProfile';
+import settingsTexts from '../../../locales/en.settings.json';
+import { addTranslations } from '../../../lib/i18n';
+
+addTranslations({ settings: settingsTexts });
 
 /** The account details (read-only here) and the way into the profile editor. */
 export function AccountSection({ userId }: { userId: string }) {

@@ -6,6 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth';
 import { usePageMeta } from '../../../lib/head';
 import { AccountSection } from './AccountSection';
+import settingsTexts from '../../../locales/en.settings.json';
+import { addTranslations } from '../../../lib/i18n';
+
+addTranslations({ settings: settingsTexts });
 
 /**
  * /account/settings/general (spec 001 §2): the account section, then the sections other features
