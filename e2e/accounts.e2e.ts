@@ -64,7 +64,7 @@ describe('accounts in Chromium: sign-up, pins, profile, follow, address, logout,
     });
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByText(`@${nick}`).first().waitFor();
-    await screenshot(page, 'account-menu-1280');
+    await screenshot(page, 'account-menu-1280', { fullPage: false });
     expect(jsErrors(page)).toEqual([]);
 
     // The directory lists only sellers: a fresh buyer account is not in it.

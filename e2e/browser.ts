@@ -45,9 +45,18 @@ export function jsErrors(page: Page): string[] {
   return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];
 }
 
-/** Screenshots land in e2e/artifacts/ (gitignored) so a person can look at them after a run. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Screenshots land in e2e/artifacts/ (gitignored) so a person can look at them after a run. A full
+ * page capture resizes the viewport to the page's height and back, and an open popover or menu
+ * moves to its new place after that (MUI repositions it on resize, debounced): shoot those with
+ * `fullPage: false`, so the next click does not land on an element still moving.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  { fullPage = true }: { fullPage?: boolean } = {},
+): Promise<void> {
   const dir = join(import.meta.dirname, 'artifacts');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
 }
