@@ -34,6 +34,9 @@ const PAGES: { path: string; lands: RegExp; dialog?: string }[] = [
   // The edit-profile dialog over the user's own profile.
   { path: '/account/profile', lands: /\/account\/profile$|\/[a-z0-9]+$/, dialog: 'Edit profile' },
   { path: '/my-tokens/mint-form', lands: /\/my-tokens\/mint-form$/ },
+  // A seeded seller's public profile: its HTML is the profile's frame (a guest's top bar), which
+  // the app replaces with the logged-in page; its calls carry the token (none sent early).
+  { path: '/tidewater', lands: /\/tidewater$/ },
 ];
 
 /** Records every /api answer with status 401 (and the call it answered). */
