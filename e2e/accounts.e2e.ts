@@ -1,19 +1,10 @@
 /// <reference lib="dom" />
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { jsErrors, launchBrowser, newPage, screenshot } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import { jsErrors, useBrowser, newPage, screenshot } from './browser';
 import { typePin, waitForPin } from './outbox';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('accounts in Chromium: sign-up, pins, profile, follow, address, logout, login', () => {
   const stamp = Date.now().toString(36);
@@ -23,7 +14,7 @@ describe('accounts in Chromium: sign-up, pins, profile, follow, address, logout,
   const phone = `+346${String(Date.now()).slice(-8)}`;
 
   it('signs up with both codes, edits the profile, follows a seller, adds an address, logs out', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     await page.goto(`${baseUrl}/session/signup`);
     await page.getByLabel(/^Name\b/).fill('Erika');
     await page.getByLabel(/^Surname\b/).fill('Tester');
@@ -132,7 +123,7 @@ describe('accounts in Chromium: sign-up, pins, profile, follow, address, logout,
   });
 
   it('refuses the same nick, e-mail and phone a second time, naming each field', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     await page.goto(`${baseUrl}/session/signup`);
     await page.getByLabel(/^Username\b/).fill(nick);
     await page.getByLabel(/^E-mail\b/).fill(email);
@@ -142,7 +133,7 @@ describe('accounts in Chromium: sign-up, pins, profile, follow, address, logout,
   });
 
   it('logs in with the login modal on a phone: e-mail, e-mail code, phone code', async () => {
-    const { context, page } = await newPage(browser, 'phone');
+    const { context, page } = await newPage(browser(), 'phone');
     await page.goto(`${baseUrl}/sellers`);
     await page.getByRole('button', { name: 'Login' }).first().click();
     const dialog = page.getByRole('dialog');

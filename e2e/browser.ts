@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,6 +21,24 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * One browser for an e2e file's tests, launched before them and closed after them: call it at the
+ * file's top level; the function it returns gives the browser inside a test.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is launched in beforeAll: use it inside a test');
+    return browser;
+  };
+}
+
 export const VIEWPORTS = {
   phone: { width: 375, height: 812 },
   desktop: { width: 1280, height: 800 },
@@ -36,13 +55,23 @@ export async function newPage(
   });
   const page = await context.newPage();
   const errors: string[] = [];
+  const consoleLog: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  (page as Page & { jsErrors: string[] }).jsErrors = errors;
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleLog.push(message.text());
+  });
+  Object.assign(page, { jsErrors: errors, consoleErrors: consoleLog });
   return { context, page };
 }
 
+/** The uncaught errors the page has thrown since newPage. */
 export function jsErrors(page: Page): string[] {
   return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];
+}
+
+/** The errors the page has logged to its console since newPage (React's, a failed resource…). */
+export function consoleErrors(page: Page): string[] {
+  return (page as Page & { consoleErrors?: string[] }).consoleErrors ?? [];
 }
 
 /**

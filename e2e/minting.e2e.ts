@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { jsErrors, launchBrowser, newPage, screenshot } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import { jsErrors, useBrowser, newPage, screenshot } from './browser';
 import { signUpAndLogIn } from './outbox';
 
 /**
@@ -11,15 +10,7 @@ import { signUpAndLogIn } from './outbox';
  * public profile; then the creation-limit block on the mint form.
  */
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function png(color: string): Promise<Buffer> {
   return sharp({ create: { width: 900, height: 700, channels: 3, background: color } })
@@ -29,7 +20,7 @@ async function png(color: string): Promise<Buffer> {
 
 describe('minting in Chromium', () => {
   it('creates a physical item with two images, shows it in My tokens and on the profile, then the limit block', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     const user = await signUpAndLogIn(page, baseUrl, 'mint');
 
     await page.goto(`${baseUrl}/my-tokens/mint-form`);

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { jsErrors, launchBrowser, newPage, screenshot } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { jsErrors, useBrowser, newPage, screenshot } from './browser';
 import { signUpAndLogIn } from './outbox';
 
 /**
@@ -11,15 +11,7 @@ import { signUpAndLogIn } from './outbox';
  * by typing an address; the phone user creates an item, and its copies table fits the screen.
  */
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function png(color: string): Promise<Buffer> {
   return sharp({ create: { width: 900, height: 700, channels: 3, background: color } })
@@ -75,7 +67,7 @@ async function openAccountMenu(button: Locator, page: Page): Promise<Locator> {
 
 describe('navigation through the bars', () => {
   it('on a 375 px phone: create an item, the wallet tabs and the account pages; copies fit', async () => {
-    const { context, page } = await newPage(browser, 'phone');
+    const { context, page } = await newPage(browser(), 'phone');
     await page.goto(baseUrl);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await screenshot(page, 'nav-guest-375');
@@ -153,7 +145,7 @@ describe('navigation through the bars', () => {
   });
 
   it('on a desktop: create form, wallet tabs, account pages and the side bar', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     await page.goto(baseUrl);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await screenshot(page, 'nav-guest-1280');

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { jsErrors, launchBrowser, newPage, screenshot, VIEWPORTS } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { consoleErrors, jsErrors, useBrowser, newPage, screenshot, VIEWPORTS } from './browser';
 
 /*
  * The public pages rendered at build time (infra/lib/web-pages.ts): the page is on screen from
@@ -9,15 +9,7 @@ import { jsErrors, launchBrowser, newPage, screenshot, VIEWPORTS } from './brows
  * moves, no hydration error, and the page works (its buttons answer).
  */
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** Holds the app's first module until released: the page shows only what the HTML carried. */
 async function holdApp(page: Page): Promise<() => void> {
@@ -41,11 +33,7 @@ describe('prerendered pages', () => {
   for (const viewport of ['phone', 'desktop'] as const) {
     for (const { path, heading } of PAGES) {
       it(`${path} on a ${viewport}: painted from the HTML, then hydrated in place`, async () => {
-        const { context, page } = await newPage(browser, viewport);
-        const consoleErrors: string[] = [];
-        page.on('console', (message) => {
-          if (message.type() === 'error') consoleErrors.push(message.text());
-        });
+        const { context, page } = await newPage(browser(), viewport);
         const release = await holdApp(page);
         await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
 
@@ -77,7 +65,7 @@ describe('prerendered pages', () => {
           const marked = window as unknown as { prerenderedTitle?: Element | null };
           return marked.prerenderedTitle === document.querySelector('h1');
         });
-        expect(consoleErrors).toEqual([]);
+        expect(consoleErrors(page)).toEqual([]);
         expect(jsErrors(page)).toEqual([]);
         expect(same).toBe(true);
         expect(await title.boundingBox()).toEqual(before);
@@ -89,11 +77,7 @@ describe('prerendered pages', () => {
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`a profile on a ${viewport}: its frame from the HTML, then the profile, asked once`, async () => {
-      const { context, page } = await newPage(browser, viewport);
-      const consoleErrors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push(message.text());
-      });
+      const { context, page } = await newPage(browser(), viewport);
       const profileCalls: string[] = [];
       page.on('request', (request) => {
         if (request.url().includes('/api/users/get-by-nickname/')) profileCalls.push(request.url());
@@ -124,14 +108,14 @@ describe('prerendered pages', () => {
       await screenshot(page, `profile-after-frame-${viewport}`);
       // The entry sent the profile call; the page took its answer instead of asking again.
       expect(profileCalls).toEqual([`${baseUrl}/api/users/get-by-nickname/tidewater`]);
-      expect(consoleErrors).toEqual([]);
+      expect(consoleErrors(page)).toEqual([]);
       expect(jsErrors(page)).toEqual([]);
       await context.close();
     });
   }
 
   it('a deep link that is not prerendered gets the plain shell and renders on the client', async () => {
-    const { context, page } = await newPage(browser, 'phone');
+    const { context, page } = await newPage(browser(), 'phone');
     const response = await page.request.get(`${baseUrl}/legal/terms`);
     expect(await response.text()).toContain('<div id="root"></div>');
     await page.goto(`${baseUrl}/legal/terms`);

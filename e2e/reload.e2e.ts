@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page, Response } from 'playwright-core';
-import { jsErrors, launchBrowser, newPage, screenshot } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page, Response } from 'playwright-core';
+import { jsErrors, useBrowser, newPage, screenshot } from './browser';
 import { signUpAndLogIn } from './outbox';
 
 /**
@@ -10,15 +10,7 @@ import { signUpAndLogIn } from './outbox';
  * account page answered "could not be loaded" after a reload until the user pressed Try again.
  */
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** Every page a logged-in user can open directly, and what the address bar must then say. */
 const PAGES: { path: string; lands: RegExp; dialog?: string }[] = [
@@ -81,7 +73,7 @@ async function checkHealthy(page: Page, label: string): Promise<void> {
 
 describe('reloading logged-in pages', () => {
   it('opens every account page and the mint form directly, then reloads each, with no 401 and no error state', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     await signUpAndLogIn(page, baseUrl, 'reload');
     const refused = watch401(page);
 
@@ -104,7 +96,7 @@ describe('reloading logged-in pages', () => {
   }, 240_000);
 
   it('on a phone over a slow network, reloads stay healthy', async () => {
-    const { context, page } = await newPage(browser, 'phone');
+    const { context, page } = await newPage(browser(), 'phone');
     await signUpAndLogIn(page, baseUrl, 'reloadslow');
     const refused = watch401(page);
     const cdp = await context.newCDPSession(page);
@@ -129,7 +121,7 @@ describe('reloading logged-in pages', () => {
   }, 180_000);
 
   it('a refused access token is refreshed once and the call retried, without an error state', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     const user = await signUpAndLogIn(page, baseUrl, 'refresh');
     // The API refuses the first addresses call as if the access token had just been revoked or
     // had expired in flight; the client must refresh the session and retry before showing anything.

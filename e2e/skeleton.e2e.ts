@@ -1,7 +1,6 @@
 /// <reference lib="dom" />
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { jsErrors, launchBrowser, newPage, screenshot } from './browser';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { jsErrors, useBrowser, newPage, screenshot } from './browser';
 import { abbreviateCount } from '../shared/format';
 
 interface Seller {
@@ -11,23 +10,18 @@ interface Seller {
 }
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
+const browser = useBrowser();
 let sellers: Seller[];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   const response = await fetch(`${baseUrl}/api/users/sellers`);
   sellers = ((await response.json()) as { data: { items: Seller[] } }).data.items;
-});
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe('walking skeleton in Chromium', () => {
   it('goes from home to Sellers and shows the seeded sellers, most followed first', async () => {
     expect(sellers.length).toBeGreaterThanOrEqual(5);
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     await page.goto(`${baseUrl}/`);
     await expect.poll(() => page.title()).not.toBe('');
     await screenshot(page, 'home-1280');
@@ -64,7 +58,7 @@ describe('walking skeleton in Chromium', () => {
   });
 
   it('shows the 404 page for an unknown route, with a way home', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     await page.goto(`${baseUrl}/this/route/does-not-exist`);
     await page.getByText('This page could not be found').first().waitFor();
     await screenshot(page, 'not-found-1280');
@@ -78,14 +72,14 @@ describe('walking skeleton in Chromium', () => {
   });
 
   it('redirects any route containing rooms to home', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     await page.goto(`${baseUrl}/rooms/123`);
     await page.waitForURL(`${baseUrl}/`);
     await context.close();
   });
 
   it('uses the mobile layout on a phone: 50 px top bar, side bar in a drawer', async () => {
-    const { context, page } = await newPage(browser, 'phone');
+    const { context, page } = await newPage(browser(), 'phone');
     await page.goto(`${baseUrl}/sellers`);
     await page
       .getByText(`@${(sellers[0] as Seller).nick}`)
@@ -114,7 +108,7 @@ describe('walking skeleton in Chromium', () => {
   });
 
   it('has a 70 px top bar and a permanent 210 px side bar on a desktop', async () => {
-    const { context, page } = await newPage(browser, 'desktop');
+    const { context, page } = await newPage(browser(), 'desktop');
     await page.goto(`${baseUrl}/legal/terms`);
     expect((await page.getByRole('banner').boundingBox())?.height).toBe(70);
     const legal = page.getByRole('link', { name: 'Legal Terms' }).first();

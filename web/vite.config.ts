@@ -14,22 +14,28 @@ const API_ORIGIN = 'http://localhost:3000';
 const SCHEMAS = /([\\/]node_modules[\\/]zod[\\/])|([\\/]shared[\\/]schemas[\\/])/;
 
 /**
+ * What `module` (relative to web/src) reaches statically: its source files as absolute paths
+ * (with or without the module itself), and the packages it imports.
+ */
+function reachedBy(module: string, { itself }: { itself: boolean }) {
+  const graph = entryGraph(path.join(WEB_SRC, module));
+  const files = graph.files
+    .filter((file) => itself || file !== module)
+    .map((file) => path.join(WEB_SRC, file));
+  return { files, packages: graph.packages };
+}
+
+const ENTRY = new Set(reachedBy('main.tsx', { itself: false }).files);
+
+/**
  * The app's shell: the modules boot.tsx reaches statically (every visit runs them). They and what
  * they import go in one chunk; left to the automatic split they become ~40 small chunks shared
  * with the pages, each a request of its own before the first page can render.
  */
-const ENTRY = new Set(
-  entryGraph(path.join(WEB_SRC, 'main.tsx'))
-    .files.filter((file) => file !== 'main.tsx')
-    .map((file) => path.join(WEB_SRC, file)),
-);
 const SHELL = new Set(
-  entryGraph()
-    .files.filter((file) => file !== 'boot.tsx')
-    .map((file) => path.join(WEB_SRC, file))
-    // What the entry (main.tsx) imports itself has a chunk of its own (`start`): in the shell, the
-    // entry would wait for the whole shell before running.
-    .filter((file) => !ENTRY.has(file)),
+  // What the entry (main.tsx) imports itself has a chunk of its own (`start`): in the shell, the
+  // entry would wait for the whole shell before running.
+  reachedBy('boot.tsx', { itself: false }).files.filter((file) => !ENTRY.has(file)),
 );
 
 /** The file a package import resolves to (as Vite resolves it: the `import` condition). */
@@ -49,12 +55,12 @@ const claimed = new Set([...SHELL, ...ENTRY]);
  * group takes in its modules' dependencies too, but a module's own package imports would
  * otherwise land in whichever later group reaches them as well.
  */
-function claim(modules: string[], keep: (file: string) => boolean = () => true): Set<string> {
+function claim(modules: string[], { itself }: { itself: boolean }): Set<string> {
   const files = new Set<string>();
   for (const module of modules) {
-    const graph = entryGraph(path.join(WEB_SRC, module));
+    const graph = reachedBy(module, { itself });
     const reached = [
-      ...graph.files.filter(keep).map((file) => path.join(WEB_SRC, file)),
+      ...graph.files,
       ...graph.packages.map(resolvePackage).filter((file) => file !== null),
     ];
     for (const file of reached) {
@@ -94,7 +100,7 @@ const PUBLIC_PAGES = [
 ];
 /** Claims a page's group (see PUBLIC_PAGES). */
 function pageGroup(page: string, priority: number) {
-  const files = claim([page], (file) => file !== page);
+  const files = claim([page], { itself: false });
   return {
     name: `${path.basename(page, '.tsx')}.parts`,
     test: (id: string) => files.has(id.split('?')[0] ?? id),
@@ -109,7 +115,7 @@ function pageGroup(page: string, priority: number) {
  */
 const [firstPages, otherPages] = [PUBLIC_PAGES.slice(0, 3), PUBLIC_PAGES.slice(3)];
 const firstPageGroups = firstPages.map((page, index) => pageGroup(page, 11 - index));
-const overlayFiles = claim(OVERLAYS);
+const overlayFiles = claim(OVERLAYS, { itself: true });
 const otherPageGroups = otherPages.map((page, index) => pageGroup(page, 7 - index));
 
 export default defineConfig({

@@ -127,13 +127,6 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
     // Vite's index.html preloads only what the entry imports itself (a few KiB).
     const template = readFileSync(shellFile, 'utf8');
     writeFileSync(shellFile, withPreloads(template, chunksOf(manifest, BOOT_MODULE)));
-    // A page painted from its HTML must not preload the app: it would take the connection (and,
-    // in Lighthouse's simulation, the first paint) from the page's own text, styles and fonts.
-    const appChunks = chunksOf(manifest, BOOT_MODULE).filter(
-      (file) => !template.includes(`"/${file}"`),
-    );
-    const preloadsApp = (html: string) => appChunks.some((file) => html.includes(`/${file}"`));
-    if (preloadsApp(template)) throw new Error('index.html preloads the app');
     for (const [pathname, page] of Object.entries(PRERENDERED_PAGES)) {
       const rendered = await renderer.renderPage(pathname);
       const target = path.join(outDir, page.file);
