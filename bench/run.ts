@@ -12,7 +12,7 @@
  *  7. Lighthouse mobile performance, LCP, TBT, CLS and the JavaScript downloaded on /, /sellers
  *     and a profile page, on the production build served by the twin, with Lighthouse's simulated
  *     throttling (the default) and with applied (DevTools) throttling (bench/lighthouse.ts).
- * `npm run bench -- web` runs 6 and 7 only.
+ * `npm run bench -- web` runs 6 and 7 only; `npm run bench -- web-js` runs 6 only (seconds).
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
  */
@@ -164,7 +164,9 @@ async function webFigures() {
 
 async function main() {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-  const webOnly = process.argv.slice(2).includes('web');
+  const args = process.argv.slice(2);
+  const webOnly = args.includes('web');
+  const webJsOnly = args.includes('web-js');
   const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
   const write = (file: string, figures: object) => {
@@ -178,6 +180,11 @@ async function main() {
     );
     console.log(`\nResults written to bench/results/${file}`);
   };
+  if (webJsOnly) {
+    const { outDir: _outDir, ...js } = await benchWebJs();
+    write('web-js.json', { webJs: js });
+    return;
+  }
   if (webOnly) {
     write('web.json', { web: await webFigures() });
     return;
