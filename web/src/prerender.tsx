@@ -9,9 +9,9 @@ import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
 import { renderToString } from 'react-dom/server';
 import { prerender } from 'react-dom/static';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { AppProviders, createQueryClient } from './app/providers';
-import { routes } from './app/routes';
+import { AppRoutes } from './app/routes';
 
 export interface RenderedPage {
   /** The markup of #root. */
@@ -26,19 +26,15 @@ async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
 
 /** Renders the page at `pathname` as a guest on a first visit: every lazy page chunk resolved. */
 export async function renderPage(pathname: string): Promise<RenderedPage> {
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://prerender.invalid${pathname}`));
-  if (context instanceof Response)
-    throw new Error(`${pathname} redirects; it cannot be prerendered`);
-  if (context.statusCode !== 200) throw new Error(`${pathname} answers ${context.statusCode}`);
-  const router = createStaticRouter(handler.dataRoutes, context);
   // The client's default cache key: hydration finds these styles and does not insert them again.
   const cache = createCache({ key: 'css' });
   const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
   const app = () => (
     <CacheProvider value={cache}>
       <AppProviders queryClient={createQueryClient()}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <StaticRouter location={pathname}>
+          <AppRoutes />
+        </StaticRouter>
       </AppProviders>
     </CacheProvider>
   );

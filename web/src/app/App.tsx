@@ -1,15 +1,16 @@
-import { RouterProvider } from 'react-router/dom';
-import { createBrowserRouter } from 'react-router';
+import { AppRouter, createAppBrowserHistory } from '../lib/navigation';
 import { AppProviders, createQueryClient } from './providers';
-import { routes } from './routes';
+import { AppRoutes } from './routes';
 
-const router = createBrowserRouter(routes);
+const history = createAppBrowserHistory();
 const queryClient = createQueryClient();
 
 export function App() {
   return (
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <AppRouter history={history}>
+        <AppRoutes />
+      </AppRouter>
     </AppProviders>
   );
 }

@@ -1,12 +1,5 @@
-import { useEffect } from 'react';
-import {
-  Navigate,
-  Outlet,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useLocation,
-  useRouteError,
-} from 'react-router';
+import { Component, useEffect, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { ErrorPage } from '../components/ErrorPage';
 import { LoginModal } from '../features/accounts/components/LoginModal';
 import { EditProfileHost } from '../features/profiles/components/EditProfileHost';
@@ -14,6 +7,7 @@ import { UserCardHost } from '../features/profiles/components/UserCardHost';
 import { PermissionPromptHost } from '../components/PermissionPromptHost';
 import { AuthProvider } from '../lib/auth';
 import { preloadOverlaysWhenIdle } from '../lib/lazyOverlay';
+import { ScrollRestoration } from '../lib/navigation';
 
 /** Any route containing `rooms` redirects home (spec 000 §2: the rooms feature is not offered). */
 export function isRoomsPath(pathname: string): boolean {
@@ -47,10 +41,45 @@ export function Root() {
   );
 }
 
-/** Error boundary of the routes: a thrown 404 shows 'page not found', anything else the generic error. */
-export function RouteError() {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (!isRouteErrorResponse(error)) console.error(error);
-  return <ErrorPage status={status} />;
+interface ErrorBoundaryProps {
+  /** The page the boundary guards: a new one clears the error. */
+  resetKey: string;
+  children: ReactNode;
+}
+
+/**
+ * Catches what a page throws while rendering (a chunk that failed to load, a defect): the generic
+ * error page in its place, with the layout around it kept, until the user goes to another page.
+ */
+class ErrorBoundary extends Component<ErrorBoundaryProps, { failed: boolean; resetKey: string }> {
+  override state = { failed: false, resetKey: this.props.resetKey };
+
+  static getDerivedStateFromError(): Partial<{ failed: boolean }> {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(
+    props: ErrorBoundaryProps,
+    state: { failed: boolean; resetKey: string },
+  ) {
+    return props.resetKey === state.resetKey ? null : { failed: false, resetKey: props.resetKey };
+  }
+
+  override componentDidCatch(error: unknown): void {
+    console.error(error);
+  }
+
+  override render() {
+    return this.state.failed ? <ErrorPage status={500} /> : this.props.children;
+  }
+}
+
+/** A route around a group of pages: an error in one shows the error page inside the layout. */
+export function RouteBoundary() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary resetKey={pathname}>
+      <Outlet />
+    </ErrorBoundary>
+  );
 }

@@ -1,10 +1,10 @@
-import { matchRoutes, Navigate, type RouteObject } from 'react-router';
+import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router';
 import { RequireGuest, RequireUser } from '../features/accounts/components/Guards';
 import { NotFoundPage } from '../components/ErrorPage';
 import { lazyPage, type LazyPage } from './lazyPage';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { SessionLayout } from './layouts/SessionLayout';
-import { RouteError, Root } from './Root';
+import { Root, RouteBoundary } from './Root';
 
 /*
  * Pages load on demand, each in its own chunk (lazyPage); the shell (root, layouts, guards, the
@@ -88,74 +88,82 @@ const page = {
  */
 export const routes: RouteObject[] = [
   {
-    Component: Root,
-    ErrorBoundary: RouteError,
+    Component: RouteBoundary,
     children: [
       {
-        Component: DefaultLayout,
+        Component: Root,
         children: [
           {
-            ErrorBoundary: RouteError,
+            Component: DefaultLayout,
             children: [
-              { index: true, Component: page.home },
-              { path: 'sellers', Component: page.sellers },
-              { path: 'legal/terms', Component: page.terms },
-              { path: 'error', Component: page.error },
-              // The mint form guards itself (spec 000 §6: guests, unverified users → /).
-              { path: 'my-tokens/mint-form', Component: page.mintForm },
-              { path: 'market/product/:id', Component: page.item },
-              { path: 'market/collection/:id', Component: page.collection },
               {
-                // Visitors are sent home; /account pages still to come show the 404.
-                Component: RequireUser,
+                Component: RouteBoundary,
                 children: [
-                  { path: 'account/settings/general', Component: page.generalSettings },
-                  { path: 'account/settings/paymentmethod', Component: page.paymentMethod },
-                  { path: 'account/profile', Component: page.accountProfile },
-                  // The wallet opens on its first tab.
-                  { path: 'account/wallet', element: <Navigate to="mytokens" replace /> },
-                  { path: 'account/wallet/mytokens', Component: page.myTokens },
-                  { path: 'account/wallet/mymints', Component: page.myMints },
-                  { path: 'account/*', Component: NotFoundPage },
-                  { path: 'checkout', Component: NotFoundPage },
-                  { path: 'market/product/:id/checkout', Component: NotFoundPage },
+                  { index: true, Component: page.home },
+                  { path: 'sellers', Component: page.sellers },
+                  { path: 'legal/terms', Component: page.terms },
+                  { path: 'error', Component: page.error },
+                  // The mint form guards itself (spec 000 §6: guests, unverified users → /).
+                  { path: 'my-tokens/mint-form', Component: page.mintForm },
+                  { path: 'market/product/:id', Component: page.item },
+                  { path: 'market/collection/:id', Component: page.collection },
+                  {
+                    // Visitors are sent home; /account pages still to come show the 404.
+                    Component: RequireUser,
+                    children: [
+                      { path: 'account/settings/general', Component: page.generalSettings },
+                      { path: 'account/settings/paymentmethod', Component: page.paymentMethod },
+                      { path: 'account/profile', Component: page.accountProfile },
+                      // The wallet opens on its first tab.
+                      { path: 'account/wallet', element: <Navigate to="mytokens" replace /> },
+                      { path: 'account/wallet/mytokens', Component: page.myTokens },
+                      { path: 'account/wallet/mymints', Component: page.myMints },
+                      { path: 'account/*', Component: NotFoundPage },
+                      { path: 'checkout', Component: NotFoundPage },
+                      { path: 'market/product/:id/checkout', Component: NotFoundPage },
+                    ],
+                  },
+                  // Public profiles; reserved or malformed first segments still show the 404.
+                  { path: ':usernick', Component: page.profile },
+                  { path: '*', Component: NotFoundPage },
                 ],
               },
-              // Public profiles; reserved or malformed first segments still show the 404.
-              { path: ':usernick', Component: page.profile },
-              { path: '*', Component: NotFoundPage },
             ],
           },
-        ],
-      },
-      {
-        path: 'session',
-        Component: SessionLayout,
-        children: [
           {
-            ErrorBoundary: RouteError,
-            Component: RequireGuest,
+            path: 'session',
+            Component: SessionLayout,
             children: [
-              { path: 'login', Component: page.login },
-              { path: 'signup', Component: page.signup },
-              // Password recovery: the 404 page while the passwordLogin switch is off.
-              { path: 'forgot', Component: page.forgotPassword },
-              { path: '*', Component: NotFoundPage },
+              {
+                Component: RouteBoundary,
+                children: [
+                  {
+                    Component: RequireGuest,
+                    children: [
+                      { path: 'login', Component: page.login },
+                      { path: 'signup', Component: page.signup },
+                      // Password recovery: the 404 page while the passwordLogin switch is off.
+                      { path: 'forgot', Component: page.forgotPassword },
+                      { path: '*', Component: NotFoundPage },
+                    ],
+                  },
+                ],
+              },
             ],
           },
-        ],
-      },
-      {
-        // Spec route /password/reset/:token? (a logged-in user may follow the link too); the
-        // 404 page while the passwordLogin switch is off.
-        path: 'password',
-        Component: SessionLayout,
-        children: [
           {
-            ErrorBoundary: RouteError,
+            // Spec route /password/reset/:token? (a logged-in user may follow the link too); the
+            // 404 page while the passwordLogin switch is off.
+            path: 'password',
+            Component: SessionLayout,
             children: [
-              { path: 'reset/:token?', Component: page.resetPassword },
-              { path: '*', Component: NotFoundPage },
+              {
+                Component: RouteBoundary,
+                children: [
+                  { path: 'reset/:token?', Component: page.resetPassword },
+                  { path: '*', Component: NotFoundPage },
+                ],
+              },
             ],
           },
         ],
@@ -163,6 +171,11 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The app's pages at the router's location. */
+export function AppRoutes() {
+  return useRoutes(routes);
+}
 
 /** Fetches the chunks of the pages the route table renders at `pathname`. */
 export async function preloadPagesAt(pathname: string): Promise<void> {

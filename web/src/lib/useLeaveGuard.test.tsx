@@ -1,11 +1,10 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { createMemoryRouter, Link, RouterProvider } from 'react-router';
+import { Link } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { LeaveGuardDialog } from '../components/LeaveGuardDialog';
-import { AppProviders } from '../app/providers';
-import { createTestQueryClient } from '../test/utils';
+import { renderRoute } from '../test/utils';
 import { useLeaveGuard } from './useLeaveGuard';
 
 function fireBeforeUnload(): Event {
@@ -27,15 +26,12 @@ function HookProbe({ active }: { active: boolean }) {
 }
 
 function renderProbe(active: boolean) {
-  const router = createMemoryRouter(
-    [
+  return renderRoute('/', {
+    routes: [
       { path: '/', element: <HookProbe active={active} /> },
       { path: '/elsewhere', element: <p>Elsewhere</p> },
     ],
-    { initialEntries: ['/'] },
-  );
-  render(<RouterProvider router={router} />);
-  return router;
+  }).router;
 }
 
 describe('useLeaveGuard', () => {
@@ -66,14 +62,56 @@ describe('useLeaveGuard', () => {
     expect(router.state.location.pathname).toBe('/elsewhere');
   });
 
+  it('holds the browser back button until the user decides, and goes back on leave', async () => {
+    const { router } = renderRoute('/start', {
+      routes: [
+        { path: '/start', element: <Link to="/form">Open the form</Link> },
+        { path: '/form', element: <HookProbe active /> },
+        { path: '/elsewhere', element: <p>Elsewhere</p> },
+      ],
+    });
+    await userEvent.click(screen.getByRole('link', { name: 'Open the form' }));
+    expect(router.state.location.pathname).toBe('/form');
+
+    await router.go(-1);
+    expect(screen.getByText('blocked')).toBeTruthy();
+    // The back step was undone: the form is still on screen, at its address.
+    expect(router.state.location.pathname).toBe('/form');
+
+    await userEvent.click(screen.getByRole('button', { name: 'stay' }));
+    expect(screen.getByText('free')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/form');
+
+    await router.go(-1);
+    await userEvent.click(screen.getByRole('button', { name: 'leave' }));
+    expect(router.state.location.pathname).toBe('/start');
+    expect(screen.getByRole('link', { name: 'Open the form' })).toBeTruthy();
+  });
+
+  it('holds a navigation made in code as it holds a link', async () => {
+    const router = renderProbe(true);
+    await router.navigate('/elsewhere');
+    expect(screen.getByText('blocked')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+    await userEvent.click(screen.getByRole('button', { name: 'leave' }));
+    expect(router.state.location.pathname).toBe('/elsewhere');
+    expect(screen.getByText('Elsewhere')).toBeTruthy();
+  });
+
+  it('lets a change of hash through: the page stays the same', async () => {
+    const router = renderProbe(true);
+    await router.navigate('/#details');
+    expect(screen.getByText('free')).toBeTruthy();
+    expect(router.state.location.hash).toBe('#details');
+  });
+
   it('stops guarding when the process ends', async () => {
     function Toggle() {
       const [active, setActive] = useState(true);
       useLeaveGuard(active);
       return <button onClick={() => setActive(false)}>finish</button>;
     }
-    const router = createMemoryRouter([{ path: '/', element: <Toggle /> }]);
-    render(<RouterProvider router={router} />);
+    renderRoute('/', { routes: [{ path: '/', element: <Toggle /> }] });
     expect(fireBeforeUnload().defaultPrevented).toBe(true);
     await userEvent.click(screen.getByRole('button', { name: 'finish' }));
     expect(fireBeforeUnload().defaultPrevented).toBe(false);
@@ -82,8 +120,8 @@ describe('useLeaveGuard', () => {
 
 describe('LeaveGuardDialog', () => {
   it('shows the process-in-progress alert and leaves on confirmation', async () => {
-    const router = createMemoryRouter(
-      [
+    const { router } = renderRoute('/', {
+      routes: [
         {
           path: '/',
           element: (
@@ -95,13 +133,7 @@ describe('LeaveGuardDialog', () => {
         },
         { path: '/elsewhere', element: <p>Elsewhere</p> },
       ],
-      { initialEntries: ['/'] },
-    );
-    render(
-      <AppProviders queryClient={createTestQueryClient()}>
-        <RouterProvider router={router} />
-      </AppProviders>,
-    );
+    });
     await userEvent.click(screen.getByRole('link', { name: 'Go elsewhere' }));
     const dialog = await screen.findByRole('dialog', { name: 'A process is in progress' });
     expect(dialog).toBeTruthy();

@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from 'react';
-import { useBlocker } from 'react-router';
+import { useNavigationGuard } from './navigation';
 
 export interface LeaveGuard {
   /** True while an in-app navigation is held back waiting for the user's answer. */
@@ -14,10 +14,10 @@ export interface LeaveGuard {
  * Warns before leaving while a process is in progress (spec 000 §2): the browser's own prompt on
  * reload, close or external navigation (beforeunload), and a held in-app navigation the caller
  * confirms with `leave()` or cancels with `stay()` (see components/LeaveGuardDialog).
- * Needs a data router (createBrowserRouter / createMemoryRouter).
+ * Needs the app's router (lib/navigation.tsx AppRouter).
  */
 export function useLeaveGuard(active: boolean): LeaveGuard {
-  const blocker = useBlocker(
+  const blocker = useNavigationGuard(
     useCallback(
       ({ currentLocation, nextLocation }) =>
         active &&
@@ -40,15 +40,8 @@ export function useLeaveGuard(active: boolean): LeaveGuard {
 
   // A navigation held while active must not stay pending once the process has finished.
   useEffect(() => {
-    if (!active && blocker.state === 'blocked') blocker.proceed();
+    if (!active && blocker.blocked) blocker.proceed();
   }, [active, blocker]);
 
-  const leave = useCallback(() => {
-    if (blocker.state === 'blocked') blocker.proceed();
-  }, [blocker]);
-  const stay = useCallback(() => {
-    if (blocker.state === 'blocked') blocker.reset();
-  }, [blocker]);
-
-  return { blocked: blocker.state === 'blocked', leave, stay };
+  return { blocked: blocker.blocked, leave: blocker.proceed, stay: blocker.reset };
 }

@@ -12,7 +12,7 @@ import { DESKTOP_WIDTH, setViewportWidth } from './viewport';
 // where a page's first render alone can take longer; what they wait for is unchanged).
 configure({ asyncUtilTimeout: 5_000 });
 
-// jsdom does not implement scrolling; ScrollRestoration calls it on every navigation.
+// jsdom does not implement scrolling; ScrollRestoration (lib/navigation.tsx) calls it on navigation.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 
 // Tests render the desktop layout unless they choose a width (test/viewport.ts).

@@ -1,10 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { act, render } from '@testing-library/react';
+import { useLayoutEffect, type ReactNode } from 'react';
+import { useNavigate, useRoutes, type NavigateFunction, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import type { LazyPage } from '../app/lazyPage';
 import { AppProviders } from '../app/providers';
 import { routes as appRoutes } from '../app/routes';
+import { AppRouter, createAppMemoryHistory } from '../lib/navigation';
 import { configFixture } from './fixtures';
 
 export function createTestQueryClient(): QueryClient {
@@ -13,14 +15,74 @@ export function createTestQueryClient(): QueryClient {
   });
 }
 
-/** Renders the app (or the given routes) at `path` with every provider, on a memory router. */
-export function renderRoute(path: string, options: { routes?: RouteObject[] } = {}) {
-  const router = createMemoryRouter(options.routes ?? appRoutes, { initialEntries: [path] });
-  const queryClient = createTestQueryClient();
+/** What a test reads of the router and does with it: where it is, and a navigation as a link makes. */
+export interface TestRouter {
+  state: { readonly location: { pathname: string; search: string; hash: string } };
+  navigate: (to: string) => Promise<void>;
+  /** The browser's back (-1) or forward (1) button. */
+  go: (delta: number) => Promise<void>;
+}
+
+/** Hands the router's navigate function to the test. */
+function NavigateProbe({ onNavigate }: { onNavigate: (navigate: NavigateFunction) => void }) {
+  const navigate = useNavigate();
+  useLayoutEffect(() => onNavigate(navigate), [navigate, onNavigate]);
+  return null;
+}
+
+function Routes({ routes }: { routes: RouteObject[] }) {
+  return useRoutes(routes);
+}
+
+/**
+ * Renders `children` in the app's router (lib/navigation.tsx) on a history in memory at `path`;
+ * the router answers where it is and navigates as the app does (through the navigation guard).
+ */
+export function renderInRouter(
+  path: string,
+  children: ReactNode,
+  wrap: (router: ReactNode) => ReactNode = (router) => router,
+) {
+  const history = createAppMemoryHistory(path);
+  let navigate: NavigateFunction | null = null;
+  const onNavigate = (next: NavigateFunction) => {
+    navigate = next;
+  };
   const view = render(
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
+    wrap(
+      <AppRouter history={history}>
+        <NavigateProbe onNavigate={onNavigate} />
+        {children}
+      </AppRouter>,
+    ),
+  );
+  const router: TestRouter = {
+    state: {
+      get location() {
+        return history.location;
+      },
+    },
+    navigate: async (to) => {
+      await act(async () => {
+        await navigate?.(to);
+      });
+    },
+    go: async (delta) => {
+      await act(async () => {
+        history.go(delta);
+      });
+    },
+  };
+  return { ...view, router };
+}
+
+/** Renders the app (or the given routes) at `path` with every provider, on a memory history. */
+export function renderRoute(path: string, options: { routes?: RouteObject[] } = {}) {
+  const queryClient = createTestQueryClient();
+  const { router, ...view } = renderInRouter(
+    path,
+    <Routes routes={options.routes ?? appRoutes} />,
+    (inner) => <AppProviders queryClient={queryClient}>{inner}</AppProviders>,
   );
   return { ...view, router, queryClient };
 }

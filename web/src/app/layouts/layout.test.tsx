@@ -1,12 +1,10 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AuthContext, type AuthState } from '../../lib/auth';
 import { authStateFixture, configFixture, userFixture } from '../../test/fixtures';
-import { createTestQueryClient, jsonResponse, mockApi, renderRoute } from '../../test/utils';
+import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { PHONE_WIDTH, setViewportWidth } from '../../test/viewport';
-import { AppProviders } from '../providers';
 import { Root } from '../Root';
 import { BottomBar, bottomActions } from './BottomBar';
 import { EmptyLayout } from './EmptyLayout';
@@ -124,8 +122,8 @@ describe('top bar', () => {
 describe('bottom bar', () => {
   function renderBottomBar(auth: AuthState, width: number = PHONE_WIDTH) {
     setViewportWidth(width);
-    const router = createMemoryRouter(
-      [
+    renderRoute('/account/wallet', {
+      routes: [
         {
           path: '*',
           element: (
@@ -135,13 +133,7 @@ describe('bottom bar', () => {
           ),
         },
       ],
-      { initialEntries: ['/account/wallet'] },
-    );
-    render(
-      <AppProviders queryClient={createTestQueryClient()}>
-        <RouterProvider router={router} />
-      </AppProviders>,
-    );
+    });
   }
 
   it('is absent for guests', () => {
@@ -205,8 +197,8 @@ describe('offline warning', () => {
 
 describe('session and empty layouts', () => {
   function renderLayout(layout: 'session' | 'empty') {
-    const router = createMemoryRouter(
-      [
+    renderRoute('/session/login', {
+      routes: [
         {
           Component: Root,
           children: [
@@ -217,13 +209,7 @@ describe('session and empty layouts', () => {
           ],
         },
       ],
-      { initialEntries: ['/session/login'] },
-    );
-    render(
-      <AppProviders queryClient={createTestQueryClient()}>
-        <RouterProvider router={router} />
-      </AppProviders>,
-    );
+    });
   }
 
   it('session: top bar and content, no side bar or menu button', () => {
