@@ -60,8 +60,6 @@ export type BlockerFunction = (args: { currentLocation: Path; nextLocation: Path
 export class NavigationGuard {
   private readonly blockers = new Set<BlockerFunction>();
   private held: (() => void) | null = null;
-  /** Set by proceed(): the navigation it redoes passes the blockers once. */
-  private passNext = false;
   private readonly listeners = new Set<() => void>();
 
   register(blocker: BlockerFunction): () => void {
@@ -83,12 +81,8 @@ export class NavigationGuard {
     };
   };
 
-  /** Whether the move must wait; consumes the pass proceed() gave. */
+  /** Whether the move must wait. */
   blocks(currentLocation: Path, nextLocation: Path): boolean {
-    if (this.passNext) {
-      this.passNext = false;
-      return false;
-    }
     for (const blocker of this.blockers) {
       if (blocker({ currentLocation, nextLocation })) return true;
     }
@@ -100,12 +94,11 @@ export class NavigationGuard {
     this.notify();
   }
 
-  /** Makes the held navigation. */
+  /** Makes the held navigation (`redo` goes to the history itself, past the blockers). */
   proceed(): void {
     const redo = this.held;
     if (!redo) return;
     this.held = null;
-    this.passNext = true;
     this.notify();
     redo();
   }
@@ -145,17 +138,29 @@ export function AppRouter({ history, children }: { history: AppHistory; children
   const current = useRef<Location>(history.location);
 
   useLayoutEffect(() => {
-    // The POP that undoes a held one is not a navigation of its own.
+    // The POP that undoes a held one is not a navigation of its own; the one that redoes it
+    // (the user chose to leave) passes the blockers.
     let undoing = false;
+    let redoing = false;
     return history.listen(({ action, location, delta }) => {
       if (undoing) {
         undoing = false;
         return;
       }
-      if (action === 'POP' && delta !== null && guard.blocks(current.current, location)) {
+      const redone = redoing;
+      redoing = false;
+      if (
+        action === 'POP' &&
+        delta !== null &&
+        !redone &&
+        guard.blocks(current.current, location)
+      ) {
         undoing = true;
         history.go(-delta);
-        guard.hold(() => history.go(delta));
+        guard.hold(() => {
+          redoing = true;
+          history.go(delta);
+        });
         return;
       }
       current.current = location;

@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { LeaveGuardDialog } from '../components/LeaveGuardDialog';
 import { renderRoute } from '../test/utils';
@@ -86,6 +86,33 @@ describe('useLeaveGuard', () => {
     await userEvent.click(screen.getByRole('button', { name: 'leave' }));
     expect(router.state.location.pathname).toBe('/start');
     expect(screen.getByRole('link', { name: 'Open the form' })).toBeTruthy();
+  });
+
+  it('guards the next navigation too after the user left once', async () => {
+    const { router } = renderRoute('/', {
+      routes: [
+        {
+          element: (
+            <>
+              <HookProbe active />
+              <Outlet />
+            </>
+          ),
+          children: [
+            { path: '/', element: <p>Start</p> },
+            { path: '/elsewhere', element: <p>Elsewhere</p> },
+          ],
+        },
+      ],
+    });
+    await userEvent.click(screen.getByRole('link', { name: 'Go elsewhere' }));
+    await userEvent.click(screen.getByRole('button', { name: 'leave' }));
+    expect(router.state.location.pathname).toBe('/elsewhere');
+    await router.go(-1);
+    expect(screen.getByText('blocked')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/elsewhere');
+    await router.navigate('/');
+    expect(router.state.location.pathname).toBe('/elsewhere');
   });
 
   it('holds a navigation made in code as it holds a link', async () => {
