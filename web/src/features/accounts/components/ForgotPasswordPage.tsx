@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { LOGIN_PATH } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';

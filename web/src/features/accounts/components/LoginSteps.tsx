@@ -13,7 +13,7 @@ import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { useId, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { useSwitches } from '../../../lib/config';
 import type { LoginFlow } from '../hooks/useLoginFlow';

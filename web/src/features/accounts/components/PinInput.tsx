@@ -8,7 +8,7 @@ import {
   type FocusEvent,
   type KeyboardEvent,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PIN_LENGTH } from '../schemas';
 
 interface PinInputProps {

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { errorCodeOf } from '../../../lib/api';
 import { LOGIN_PATH } from '../../../lib/auth';

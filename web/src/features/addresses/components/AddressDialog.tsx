@@ -20,7 +20,7 @@ import {
 } from '@shared/schemas/addresses';
 import { useId, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type * as z from 'zod';
 import { ApiError } from '../../../lib/api';
 import { useErrorText } from '../../../lib/errors';

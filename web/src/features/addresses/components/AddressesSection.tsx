@@ -14,7 +14,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { ADDRESS_LIMITS, type Address } from '@shared/schemas/addresses';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useErrorText } from '../../../lib/errors';
 import { toasts } from '../../../lib/toast';
 import { useAddresses, useSetDefaultAddress } from '../hooks/useAddresses';

@@ -6,7 +6,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { Address } from '@shared/schemas/addresses';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useErrorText } from '../../../lib/errors';
 import { toasts } from '../../../lib/toast';
 import { useDeleteAddress } from '../hooks/useAddresses';

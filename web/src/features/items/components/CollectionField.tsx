@@ -11,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createCollectionBodySchema } from '@shared/schemas/items';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useErrorText } from '../../../lib/errors';
 import { createCollection, fetchCollections, itemKeys } from '../api/items';
 import { ImagePicker } from './ImagePicker';

@@ -5,7 +5,7 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useParams } from 'react-router';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';

@@ -10,7 +10,7 @@ import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import type { CreationProgress } from '@shared/schemas/items';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 export type CreationState =
   | { phase: 'idle' }

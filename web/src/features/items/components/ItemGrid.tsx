@@ -10,7 +10,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { ItemSummary } from '@shared/schemas/items';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 
 const GRID = {

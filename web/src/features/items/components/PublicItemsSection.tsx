@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { RetryButton } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';

@@ -19,7 +19,7 @@ import {
 import { TOKEN_TYPES, type ItemPage, type MyProductsBody } from '@shared/schemas/items';
 import { PRODUCT_TYPES, type ProductType } from '@shared/switches';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, Navigate } from 'react-router';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';

@@ -1,7 +1,7 @@
 import CheckRoundedIcon from '@mui/icons-material/CheckRounded';
 import PersonAddRoundedIcon from '@mui/icons-material/PersonAddRounded';
 import Button from '@mui/material/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
 import { usePermission } from '../../../lib/permission';

@@ -15,7 +15,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { abbreviateCount } from '@shared/format';
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { VerifiedMark } from '../../../components/VerifiedMark';
 import { ApiError } from '../../../lib/api';
