@@ -1,8 +1,14 @@
 import { createContext, useContext } from 'react';
 import en from '../locales/en.json';
+import type account from '../locales/en.account.json';
+import type addresses from '../locales/en.addresses.json';
 import type home from '../locales/en.home.json';
+import type items from '../locales/en.items.json';
 import type legal from '../locales/en.legal.json';
+import type login from '../locales/en.login.json';
+import type password from '../locales/en.password.json';
 import type permission from '../locales/en.permission.json';
+import type profiles from '../locales/en.profiles.json';
 import type settings from '../locales/en.settings.json';
 import type signup from '../locales/en.signup.json';
 
@@ -14,11 +20,21 @@ import type signup from '../locales/en.signup.json';
  * missing key shows as itself.
  */
 
-/** Every text: the shell's (en.json) and those its pages and dialogs add when they load. */
+/**
+ * Every text: the shell's (en.json) and those its pages and dialogs add when they load. A page's
+ * file may share a top-level key with en.json (`login`: the shell keeps `login.errors`, texts of
+ * error codes that can show on any page): the types intersect as the texts merge.
+ */
 export type Resources = typeof en & {
+  account: typeof account;
+  addresses: typeof addresses;
   home: typeof home;
+  items: typeof items;
   legal: typeof legal;
+  login: typeof login;
+  password: typeof password;
   permission: typeof permission;
+  profiles: typeof profiles;
   settings: typeof settings;
   signup: typeof signup;
 };
@@ -215,10 +231,12 @@ export function createI18n(): I18n {
 export const i18n = createI18n();
 
 /**
- * Adds translations under their top-level keys. The texts of a single page or dialog (the terms,
- * the home page, sign-up, settings, the permission prompt: `locales/en.<key>.json`) are not in the
- * shell's bundle; the modules that show them register them when they load, before they render
- * (`locales/en.test.ts` checks that every module using such a key imports its file).
+ * Adds translations under their top-level keys. The texts of pages and dialogs that load on demand
+ * (the terms, the home page, sign-up, settings, the permission prompt, items, profiles, profile
+ * editing, login, password and address pages: `locales/en.<key>.json`) are not in the shell's
+ * bundle; the modules that show them register them when they load, before they render
+ * (`locales/en.test.ts` checks that every module using such a key imports its file). Merged deep:
+ * `{ login: … }` adds to the `login.errors` that en.json keeps.
  */
 export function addTranslations(bundle: Record<string, unknown>): void {
   i18n.addTranslations(bundle);
