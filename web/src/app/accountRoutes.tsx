@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Navigate, useNavigate } from 'react-router';
 import { AddressesSection } from '../features/addresses/components/AddressesSection';
 import { GeneralSettingsPage } from '../features/settings/components/GeneralSettingsPage';

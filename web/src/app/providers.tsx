@@ -2,12 +2,10 @@ import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import type { i18n as I18n } from 'i18next';
 import { Toaster } from '../components/Toaster';
 import { ApiError, NETWORK_ERROR } from '../lib/api';
 import { errorTextOf } from '../lib/errors';
-import { i18n as defaultI18n } from '../lib/i18n';
+import { I18nContext, i18n as defaultI18n, type I18n } from '../lib/i18n';
 import { toasts } from '../lib/toast';
 import { theme } from './theme';
 
@@ -60,7 +58,7 @@ interface AppProvidersProps {
 /** Theme, data, i18n and toasts; the router goes inside. */
 export function AppProviders({ children, queryClient, i18n = defaultI18n }: AppProvidersProps) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <I18nContext value={i18n}>
       <ThemeProvider theme={theme}>
         <CssBaseline />
         <QueryClientProvider client={queryClient}>
@@ -68,6 +66,6 @@ export function AppProviders({ children, queryClient, i18n = defaultI18n }: AppP
           <Toaster />
         </QueryClientProvider>
       </ThemeProvider>
-    </I18nextProvider>
+    </I18nContext>
   );
 }

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 /** The brand mark: a faceted token. Decorative; the wordmark carries the name. */
 export function LogoMark({ size = 32 }: { size?: number }) {

@@ -1,7 +1,7 @@
 import WifiOffRoundedIcon from '@mui/icons-material/WifiOffRounded';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 /** The offline banner (OfflineWarning.tsx shows it while the browser is offline). */
 export function OfflineBanner() {

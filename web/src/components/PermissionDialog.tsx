@@ -8,12 +8,11 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../lib/i18n';
 import { useLocation } from 'react-router';
 import { useAuth } from '../lib/auth';
 import { permissionPrompt, type PermissionPrompt } from '../lib/permission';
 import permissionTexts from '../locales/en.permission.json';
-import { addTranslations } from '../lib/i18n';
 
 addTranslations({ permission: permissionTexts });
 

@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Snackbar from '@mui/material/Snackbar';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { toasts, type Toast } from '../lib/toast';
 
 /** The toast on screen (Toaster.tsx, which loads this on demand, picks it from the queue). */

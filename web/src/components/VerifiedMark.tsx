@@ -1,6 +1,6 @@
 import SvgIcon, { type SvgIconProps } from '@mui/material/SvgIcon';
 import { lazy, Suspense, useEffect, useRef, useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 function CrownIcon(props: SvgIconProps) {
   return (

@@ -9,7 +9,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n';
 import { useLocation, useNavigate } from 'react-router';
 import { apiPost, holdApiCalls, setApiSession, type ApiSession } from './api';
 import {

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n';
 import { ApiError, UNEXPECTED_ERROR } from './api';
 
 /**
@@ -15,7 +15,7 @@ export function useErrorText(): (error: unknown) => string {
   );
 }
 
-/** The same text outside React (query callbacks), from an i18next instance. */
+/** The same text outside React (query callbacks), from a translator (lib/i18n.ts). */
 export function errorTextOf(
   i18n: { exists: (key: string) => boolean; t: (key: 'unexpected') => string },
   error: unknown,

@@ -3,7 +3,6 @@ import { act, render, renderHook, screen, waitFor, within } from '@testing-libra
 import userEvent from '@testing-library/user-event';
 import type { Action, Decision } from '@shared/permissions';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { PermissionPromptHost } from '../components/PermissionPromptHost';
@@ -12,7 +11,7 @@ import { ownProfileFixture } from '../test/profileFixtures';
 import { createTestQueryClient } from '../test/utils';
 import { AuthContext, type AuthState } from './auth';
 import { configQueryKey } from './config';
-import { i18n } from './i18n';
+import { I18nContext, i18n } from './i18n';
 import { ownProfileQueryKey } from './ownProfile';
 import { onboardingRegistry, permissionPrompt, usePermission } from './permission';
 
@@ -102,13 +101,13 @@ describe('usePermission', () => {
 function renderHost(auth: Partial<AuthState>) {
   const value = authStateFixture({ status: 'user', user: userFixture(), ...auth });
   render(
-    <I18nextProvider i18n={i18n}>
+    <I18nContext value={i18n}>
       <MemoryRouter initialEntries={['/lumen?tab=items']}>
         <AuthContext.Provider value={value}>
           <PermissionPromptHost />
         </AuthContext.Provider>
       </MemoryRouter>
-    </I18nextProvider>,
+    </I18nContext>,
   );
 }
 

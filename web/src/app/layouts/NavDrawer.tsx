@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import { UI } from '@shared/constants/limits';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Logo } from '../../components/Logo';
 import { NavList } from './NavList';
 import { DRAWER_ID, type NavItem } from './navItems';

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { UI } from '@shared/constants/limits';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useAuth } from '../../lib/auth';
 import { useSwitches } from '../../lib/config';
 import { lazyOverlay } from '../../lib/lazyOverlay';

@@ -7,7 +7,7 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import { alpha } from '@mui/material/styles';
 import { UI } from '@shared/constants/limits';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { Logo } from '../../components/Logo';
 import VerifiedUserRoundedIcon from '@mui/icons-material/VerifiedUserRounded';

@@ -1,7 +1,7 @@
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useAuth, type SessionUser } from '../../../lib/auth';
 import { lazyOverlay } from '../../../lib/lazyOverlay';
 

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { LOGIN_PATH } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
@@ -20,6 +20,9 @@ import { requestPasswordReset } from '../api/accounts';
 import { forgotPasswordFormSchema } from '../schemas';
 import { PasswordSwitchGate } from './PasswordSwitchGate';
 import { SessionPage } from './SessionPage';
+import passwordTexts from '../../../locales/en.password.json';
+
+addTranslations({ password: passwordTexts });
 
 /** /session/forgot (spec 001 §2): asks for a reset link; 404 while passwordLogin is off. */
 export function ForgotPasswordPage() {

@@ -3,9 +3,12 @@ import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import IconButton from '@mui/material/IconButton';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useLoginFlow } from '../hooks/useLoginFlow';
 import { LoginSteps } from './LoginSteps';
+import loginTexts from '../../../locales/en.login.json';
+
+addTranslations({ login: loginTexts });
 
 /** The login modal's dialog: the login steps (and the Amplify calls behind them). */
 export function LoginDialog({ returnTo, onClose }: { returnTo: string; onClose: () => void }) {

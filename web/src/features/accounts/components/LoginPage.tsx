@@ -1,5 +1,5 @@
 import Paper from '@mui/material/Paper';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useLocation } from 'react-router';
 import { LOGIN_PATH } from '../../../lib/auth';
 import { usePageMeta } from '../../../lib/head';

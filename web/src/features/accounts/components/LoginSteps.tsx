@@ -13,7 +13,7 @@ import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { useId, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { useSwitches } from '../../../lib/config';
 import type { LoginFlow } from '../hooks/useLoginFlow';
@@ -21,6 +21,9 @@ import { loginWaitSeconds } from '../loginErrors';
 import { loginFormSchema, PIN_LENGTH, type LoginForm } from '../schemas';
 import { PinInput } from './PinInput';
 import { FORGOT_PATH, SIGNUP_PATH } from '../paths';
+import loginTexts from '../../../locales/en.login.json';
+
+addTranslations({ login: loginTexts });
 
 export { FORGOT_PATH, SIGNUP_PATH };
 

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useConfig } from '../../../lib/config';
 import { DEFAULT_SWITCHES } from '@shared/switches';
 import { NotFoundPage } from '../../../components/ErrorPage';

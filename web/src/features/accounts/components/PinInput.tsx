@@ -8,8 +8,11 @@ import {
   type FocusEvent,
   type KeyboardEvent,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { PIN_LENGTH } from '../schemas';
+import loginTexts from '../../../locales/en.login.json';
+
+addTranslations({ login: loginTexts });
 
 interface PinInputProps {
   value: string;

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { errorCodeOf } from '../../../lib/api';
 import { LOGIN_PATH } from '../../../lib/auth';
@@ -23,6 +23,9 @@ import { passwordPairSchema } from '../schemas';
 import { FORGOT_PATH } from './LoginSteps';
 import { PasswordSwitchGate } from './PasswordSwitchGate';
 import { SessionPage } from './SessionPage';
+import passwordTexts from '../../../locales/en.password.json';
+
+addTranslations({ password: passwordTexts });
 
 /** /password/reset/:token? (spec 001 §2): a new password; 404 while passwordLogin is off. */
 export function ResetPasswordPage() {

@@ -23,7 +23,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
@@ -45,7 +45,6 @@ import {
 import { LoggingInStep, PinStep, SIGNUP_PATH, useLoginErrorText } from './LoginSteps';
 import { SessionPage } from './SessionPage';
 import signupTexts from '../../../locales/en.signup.json';
-import { addTranslations } from '../../../lib/i18n';
 
 addTranslations({ signup: signupTexts });
 

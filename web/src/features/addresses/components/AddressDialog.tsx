@@ -20,12 +20,15 @@ import {
 } from '@shared/schemas/addresses';
 import { useId, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import type * as z from 'zod';
 import { ApiError } from '../../../lib/api';
 import { useErrorText } from '../../../lib/errors';
 import { toasts } from '../../../lib/toast';
 import { useSaveAddress } from '../hooks/useAddresses';
+import addressesTexts from '../../../locales/en.addresses.json';
+
+addTranslations({ addresses: addressesTexts });
 
 type AddressFormInput = z.input<typeof addressInputSchema>;
 type FieldName = Exclude<keyof AddressFormInput, 'default'>;

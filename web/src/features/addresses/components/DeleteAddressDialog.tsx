@@ -6,10 +6,13 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { Address } from '@shared/schemas/addresses';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useErrorText } from '../../../lib/errors';
 import { toasts } from '../../../lib/toast';
 import { useDeleteAddress } from '../hooks/useAddresses';
+import addressesTexts from '../../../locales/en.addresses.json';
+
+addTranslations({ addresses: addressesTexts });
 
 /** Asks before deleting an address; the server then picks the next default if needed. */
 export function DeleteAddressDialog({

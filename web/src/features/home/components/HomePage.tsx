@@ -18,14 +18,13 @@ import { alpha } from '@mui/material/styles';
 import { ITEM_LIMITS, SALE_FEE_BPS } from '@shared/constants/limits';
 import { PRODUCT_TYPES, type ProductType } from '@shared/switches';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { useAuth } from '../../../lib/auth';
 import { useSwitches } from '../../../lib/config';
 import { usePageMeta } from '../../../lib/head';
 import { PATHS } from '../../../lib/paths';
 import homeTexts from '../../../locales/en.home.json';
-import { addTranslations } from '../../../lib/i18n';
 
 addTranslations({ home: homeTexts });
 

@@ -11,10 +11,13 @@ import TextField from '@mui/material/TextField';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createCollectionBodySchema } from '@shared/schemas/items';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useErrorText } from '../../../lib/errors';
 import { createCollection, fetchCollections, itemKeys } from '../api/items';
 import { ImagePicker } from './ImagePicker';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 interface CollectionFieldProps {
   userId: string;

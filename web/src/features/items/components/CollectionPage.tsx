@@ -5,7 +5,7 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useParams } from 'react-router';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';
@@ -13,6 +13,9 @@ import { useErrorText } from '../../../lib/errors';
 import { usePageMeta } from '../../../lib/head';
 import { callerId, fetchCollectionPage, itemKeys } from '../api/items';
 import { ItemGrid, ItemGridSkeleton, LoadMore } from './ItemGrid';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 function Meta({ title, image }: { title: string; image?: string }) {
   usePageMeta({ title, image });

@@ -10,7 +10,10 @@ import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import type { CreationProgress } from '@shared/schemas/items';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 export type CreationState =
   | { phase: 'idle' }

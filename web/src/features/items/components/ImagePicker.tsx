@@ -11,10 +11,13 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { ITEM_LIMITS } from '@shared/constants/limits';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useErrorText } from '../../../lib/errors';
 import { uploadItemFile } from '../api/items';
 import { ITEM_IMAGE_TYPES } from '@shared/schemas/items';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 interface PickedImage {
   key: string;

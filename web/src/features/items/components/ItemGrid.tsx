@@ -10,8 +10,11 @@ import Skeleton from '@mui/material/Skeleton';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { ItemSummary } from '@shared/schemas/items';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 const GRID = {
   listStyle: 'none',

@@ -27,7 +27,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '@shared/dates';
 import type { Copy, ItemDetail, ItemImage } from '@shared/schemas/items';
 import { useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useParams } from 'react-router';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { ApiError } from '../../../lib/api';
@@ -42,6 +42,9 @@ import {
   fetchItem,
   itemKeys,
 } from '../api/items';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 const viewerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 

@@ -25,7 +25,7 @@ import type { CreateItemContract } from '@shared/schemas/items';
 import { PRODUCT_TYPES, type ProductType } from '@shared/switches';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Controller, get, useForm, useWatch, type FieldPath } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Navigate, useNavigate } from 'react-router';
 import { LeaveGuardDialog } from '../../../components/LeaveGuardDialog';
 import { ApiError } from '../../../lib/api';
@@ -41,6 +41,9 @@ import { emptyMintForm, mintFormSchema, royaltyApplies, type MintFormValues } fr
 import { CollectionField } from './CollectionField';
 import { CreationProgressDialog, type CreationState } from './CreationProgressDialog';
 import { ImagePicker } from './ImagePicker';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 function Loading() {
   const { t } = useTranslation();

@@ -2,12 +2,15 @@ import Box from '@mui/material/Box';
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { RetryButton } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
 import { callerId, fetchPublicProducts, itemKeys } from '../api/items';
 import { ItemGrid, ItemGridSkeleton, LoadMore } from './ItemGrid';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 /** The items a user shows on their public profile (getpublicproducts). */
 export function PublicItemsSection({ nick }: { nick: string }) {

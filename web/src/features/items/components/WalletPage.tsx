@@ -19,7 +19,7 @@ import {
 import { TOKEN_TYPES, type ItemPage, type MyProductsBody } from '@shared/schemas/items';
 import { PRODUCT_TYPES, type ProductType } from '@shared/switches';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, Navigate } from 'react-router';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';
@@ -29,6 +29,9 @@ import { useOwnProfile } from '../../../lib/ownProfile';
 import { PATHS } from '../../../lib/paths';
 import { fetchMyProducts, itemKeys, switchVisibility } from '../api/items';
 import { ItemGrid, ItemGridSkeleton, LoadMore } from './ItemGrid';
+import itemsTexts from '../../../locales/en.items.json';
+
+addTranslations({ items: itemsTexts });
 
 type TokenType = (typeof TOKEN_TYPES)[number];
 

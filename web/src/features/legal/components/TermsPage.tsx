@@ -3,10 +3,9 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { usePageMeta } from '../../../lib/head';
 import legalTexts from '../../../locales/en.legal.json';
-import { addTranslations } from '../../../lib/i18n';
 
 addTranslations({ legal: legalTexts });
 

@@ -19,7 +19,7 @@ import { PROFILE_LIMITS, UI } from '@shared/constants/limits';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { RetryButton } from '../../../components/StatusMessage';
 import { ApiError } from '../../../lib/api';
 import { useErrorText } from '../../../lib/errors';
@@ -40,6 +40,10 @@ import {
   type PublicProfile,
 } from '../schemas';
 import { ImagePickerButton, usePreviewUrl } from './ImagePicker';
+import accountTexts from '../../../locales/en.account.json';
+import profilesTexts from '../../../locales/en.profiles.json';
+
+addTranslations({ account: accountTexts, profiles: profilesTexts });
 
 interface EditProfileModalProps {
   userId: string;

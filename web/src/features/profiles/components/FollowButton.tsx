@@ -1,13 +1,16 @@
 import CheckRoundedIcon from '@mui/icons-material/CheckRounded';
 import PersonAddRoundedIcon from '@mui/icons-material/PersonAddRounded';
 import Button from '@mui/material/Button';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
 import { usePermission } from '../../../lib/permission';
 import { toasts } from '../../../lib/toast';
 import { useFollowMutation, useIsFollowing } from '../hooks/useProfile';
 import type { PublicProfile } from '../schemas';
+import profilesTexts from '../../../locales/en.profiles.json';
+
+addTranslations({ profiles: profilesTexts });
 
 /**
  * Follow / unfollow (spec 001 §6: needs login). The permission guard sends guests to the login

@@ -19,7 +19,7 @@ import Typography from '@mui/material/Typography';
 import { PROFILE_LIMITS } from '@shared/constants/limits';
 import { abbreviateCount } from '@shared/format';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { ApiError } from '../../../lib/api';
@@ -41,6 +41,9 @@ import {
   type SocialNetwork,
 } from '../schemas';
 import { FollowButton } from './FollowButton';
+import profilesTexts from '../../../locales/en.profiles.json';
+
+addTranslations({ profiles: profilesTexts });
 
 const SOCIAL_ICONS: Record<SocialNetwork, ReactNode> = {
   linkedin: <LinkedInIcon />,

@@ -15,7 +15,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { abbreviateCount } from '@shared/format';
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { VerifiedMark } from '../../../components/VerifiedMark';
 import { ApiError } from '../../../lib/api';
@@ -26,6 +26,9 @@ import { useErrorText } from '../../../lib/errors';
 import { useProfile } from '../hooks/useProfile';
 import { displayName, tagline, type PublicProfile } from '../schemas';
 import { FollowButton } from './FollowButton';
+import profilesTexts from '../../../locales/en.profiles.json';
+
+addTranslations({ profiles: profilesTexts });
 
 /**
  * The user full card (spec 001 §2): avatar, name with the verified crown, @nick, title or slogan,

@@ -1,6 +1,6 @@
 import Avatar from '@mui/material/Avatar';
 import type { SellerSummary } from '@shared/schemas/profiles';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 const FALLBACK_COLOR = '#4F46E5';
 const PALETTE = ['#4F46E5', '#7C3AED', '#0F766E', '#B45309', '#BE185D', '#1D4ED8', '#047857'];

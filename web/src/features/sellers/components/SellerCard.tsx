@@ -7,7 +7,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { abbreviateCount } from '@shared/format';
 import type { SellerSummary } from '@shared/schemas/profiles';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { VerifiedMark } from '../../../components/VerifiedMark';
 import { userCard } from '../../../lib/userCardStore';

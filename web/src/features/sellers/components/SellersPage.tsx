@@ -6,7 +6,7 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { useDeferredValue } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useSwitches } from '../../../lib/config';
 import { useErrorText } from '../../../lib/errors';

@@ -4,14 +4,13 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useDeferredValue } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { useSwitches } from '../../../lib/config';
 import { useTopSellers } from '../hooks/useSellers';
 import { TOP_SELLERS_LIMIT } from '../sizes';
 import { SellerCard, SellerCardSkeleton } from './SellerCard';
 import homeTexts from '../../../locales/en.home.json';
-import { addTranslations } from '../../../lib/i18n';
 
 addTranslations({ home: homeTexts });
 

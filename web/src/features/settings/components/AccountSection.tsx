@@ -6,11 +6,10 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { editProfileModal } from '../../../lib/editProfileStore';
 import { useOwnProfile } from '../../../lib/ownProfile';
 import settingsTexts from '../../../locales/en.settings.json';
-import { addTranslations } from '../../../lib/i18n';
 
 addTranslations({ settings: settingsTexts });
 

@@ -2,12 +2,11 @@ import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useAuth } from '../../../lib/auth';
 import { usePageMeta } from '../../../lib/head';
 import { AccountSection } from './AccountSection';
 import settingsTexts from '../../../locales/en.settings.json';
-import { addTranslations } from '../../../lib/i18n';
 
 addTranslations({ settings: settingsTexts });
 
