@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { entryGraph, WEB_SRC } from '../infra/lib/web-graph.ts';
 
 /** Absolute path of a location relative to this file (web/). */
@@ -118,10 +118,45 @@ const firstPageGroups = firstPages.map((page, index) => pageGroup(page, 11 - ind
 const overlayFiles = claim(OVERLAYS, { itself: true });
 const otherPageGroups = otherPages.map((page, index) => pageGroup(page, 7 - index));
 
+/**
+ * Material UI's `createTheme()` chooses between `createThemeNoVars` and `createThemeWithVars` at
+ * run time (its `cssVariables` option), so a bundler keeps both: the CSS-variables half (~4 KiB
+ * gzip, with its helpers) is on every page although this app's theme (app/theme.ts) uses no CSS
+ * theme variables. MUI's own default theme sidesteps it the same way (it imports the no-vars
+ * builder directly), but `createThemeNoVars` is not a public export. So `createTheme`'s import of
+ * the CSS-variables builder resolves to app/noCssThemeVariables.ts, which throws if a theme ever
+ * asks for CSS variables. The build fails if MUI's createTheme no longer imports it by that name
+ * (the redirect would silently stop working).
+ */
+function themeWithoutCssVariables(): Plugin {
+  const createTheme = /[\\/]@mui[\\/]material[\\/]styles[\\/]createTheme\.mjs$/;
+  let redirected = false;
+  let createThemeSeen = false;
+  return {
+    name: 'theme-without-css-variables',
+    enforce: 'pre',
+    apply: 'build',
+    resolveId(source, importer) {
+      if (importer === undefined || !createTheme.test(importer)) return null;
+      createThemeSeen = true;
+      if (source !== './createThemeWithVars.mjs') return null;
+      redirected = true;
+      return fromHere('./src/app/noCssThemeVariables.ts');
+    },
+    buildEnd(error) {
+      if (!error && createThemeSeen && !redirected) {
+        throw new Error(
+          "@mui/material's createTheme no longer imports ./createThemeWithVars.mjs: update themeWithoutCssVariables in web/vite.config.ts",
+        );
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: fromHere('.'),
   publicDir: fromHere('./public'),
-  plugins: [react()],
+  plugins: [react(), themeWithoutCssVariables()],
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   resolve: {
     alias: { '@shared': fromHere('../shared') },
