@@ -120,27 +120,6 @@ function lookup(store: Tree, path: string): unknown {
 /** A value i18next would show: not missing, not null, not empty. */
 const found = (value: unknown) => value !== undefined && value !== null && value !== '';
 
-const NATURAL_LANGUAGE = /[ ,?!;]/;
-const NESTING = /\$t\(((?:[^()"']|"[^"]*"|'[^']*'|\((?:[^()"']|"[^"]*"|'[^']*')*\))*?)\)/;
-/** The one namespace: i18next's `ns:key` form reads `translation:key` here, any other as missing. */
-const NAMESPACE = 'translation';
-
-/**
- * A key's namespace and path, as i18next split them: `ns:key` when the key looks like an object
- * path (no space, comma, `?`, `!` or `;`, at least before its first dot), so a code such as
- * `login.errors.wait:30` reads as the key `30` of a namespace `login.errors.wait`, and a sentence
- * with a colon stays one key. i18next joins the parts after the first colon with dots.
- */
-function splitNamespace(key: string): [namespace: string, path: string] {
-  if (!key.includes(':') || NESTING.test(key)) return [NAMESPACE, key];
-  const dot = key.indexOf('.');
-  const objectPath =
-    !NATURAL_LANGUAGE.test(key) || (dot > 0 && !NATURAL_LANGUAGE.test(key.slice(0, dot)));
-  if (!objectPath) return [NAMESPACE, key];
-  const [namespace = '', ...rest] = key.split(':');
-  return [namespace, rest.join('.')];
-}
-
 const PLACEHOLDER = /{{(.+?)}}/g;
 
 /**
@@ -201,28 +180,21 @@ export function createI18n(): I18n {
   };
 
   const translate = (key: string, options?: Values & { returnObjects?: boolean }): unknown => {
-    const [namespace, path] = splitNamespace(key);
-    const value =
-      namespace === NAMESPACE
-        ? candidates(path, options?.count)
-            .map((candidate) => lookup(store, candidate))
-            .find(found)
-        : undefined;
+    const value = candidates(key, options?.count)
+      .map((candidate) => lookup(store, candidate))
+      .find(found);
     if (typeof value === 'string') return interpolate(value, options);
     if (typeof value === 'object' && value !== null && options?.returnObjects) {
       return interpolateTree(value, options);
     }
     // Missing (or an object without returnObjects): the key itself, interpolated like a text.
-    return interpolate(path, options);
+    return interpolate(key, options);
   };
 
   return {
     language,
     t: translate as TFunction,
-    exists: (key) => {
-      const [namespace, path] = splitNamespace(key);
-      return namespace === NAMESPACE && lookup(store, path) !== undefined;
-    },
+    exists: (key) => lookup(store, key) !== undefined,
     addTranslations: (bundle) => mergeInto(store, bundle),
   };
 }
