@@ -14,13 +14,13 @@ import Container from '@mui/material/Container';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { PROFILE_LIMITS } from '@shared/constants/limits';
 import { abbreviateCount } from '@shared/format';
 import type { ReactNode } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
+import { LazyTooltip } from '../../../components/LazyTooltip';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
@@ -291,7 +291,7 @@ function ProfileView({
             >
               {links.map(({ network, href }) => (
                 <li key={network}>
-                  <Tooltip title={t(`profiles.social.${network}`)}>
+                  <LazyTooltip title={t(`profiles.social.${network}`)}>
                     <IconButton
                       component="a"
                       href={href}
@@ -305,7 +305,7 @@ function ProfileView({
                     >
                       {SOCIAL_ICONS[network]}
                     </IconButton>
-                  </Tooltip>
+                  </LazyTooltip>
                 </li>
               ))}
             </Box>
