@@ -129,6 +129,11 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
     writeFileSync(shellFile, withPreloads(template, chunksOf(manifest, BOOT_MODULE)));
     for (const [pathname, page] of Object.entries(PRERENDERED_PAGES)) {
       const rendered = await renderer.renderPage(pathname);
+      // A page that redirects (a <Navigate>, a no-op in a StaticRouter) or shows nothing would be
+      // served as an empty page: every prerendered page has its heading.
+      if (!/<h1[\s>]/.test(rendered.html)) {
+        throw new Error(`${pathname} rendered no <h1>: it cannot be prerendered`);
+      }
       const target = path.join(outDir, page.file);
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, pageHtml(template, rendered));
