@@ -251,18 +251,16 @@ function savedPositions(): Map<string, number> {
 export function ScrollRestoration() {
   const location = useLocation();
   const action = useNavigationType();
-  const positions = useRef<Map<string, number> | null>(null);
+  const saved = useRef<Map<string, number> | null>(null);
+  // Read from sessionStorage on first use, in an effect (never during render: hydration).
+  const positions = useCallback(() => (saved.current ??= savedPositions()), []);
 
   useEffect(() => {
-    positions.current ??= savedPositions();
     const previous = window.history.scrollRestoration;
     window.history.scrollRestoration = 'manual';
     const save = () => {
       try {
-        window.sessionStorage.setItem(
-          SCROLL_KEY,
-          JSON.stringify(Object.fromEntries(positions.current ?? [])),
-        );
+        window.sessionStorage.setItem(SCROLL_KEY, JSON.stringify(Object.fromEntries(positions())));
       } catch {
         // Storage full or refused: positions are then kept for this page's life only.
       }
@@ -272,23 +270,19 @@ export function ScrollRestoration() {
       window.removeEventListener('pagehide', save);
       window.history.scrollRestoration = previous;
     };
-  }, []);
+  }, [positions]);
 
   // The position of the entry on screen, as the user scrolls it.
   useEffect(() => {
-    const onScroll = () => {
-      positions.current ??= savedPositions();
-      positions.current.set(location.key, window.scrollY);
-    };
+    const onScroll = () => positions().set(location.key, window.scrollY);
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
-  }, [location.key]);
+  }, [location.key, positions]);
 
   useLayoutEffect(() => {
-    positions.current ??= savedPositions();
-    const saved = positions.current.get(location.key);
-    if (action === 'POP' && saved !== undefined) {
-      window.scrollTo(0, saved);
+    const position = positions().get(location.key);
+    if (action === 'POP' && position !== undefined) {
+      window.scrollTo(0, position);
       return;
     }
     if (location.hash) {
@@ -299,7 +293,7 @@ export function ScrollRestoration() {
       }
     }
     if (action !== 'POP') window.scrollTo(0, 0);
-  }, [location.key, location.hash, action]);
+  }, [location.key, location.hash, action, positions]);
 
   return null;
 }
