@@ -16,6 +16,10 @@ const scrollY = (page: Page) => page.evaluate(() => window.scrollY);
 describe('history', () => {
   it('on a 375 px phone: a link opens at the top, back restores the scroll, forward and reload work', async () => {
     const { context, page } = await newPage(browser(), 'phone');
+    // A slow phone (4x CPU): the next page commits in a transition, late, as it does on one; the
+    // scroll of the page left must still be kept for its entry.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await page.goto(`${baseUrl}/`);
     await page.waitForSelector('html[data-app="live"]');
 

@@ -63,6 +63,62 @@ describe('ScrollRestoration', () => {
     expect(scrollTo).toHaveBeenLastCalledWith(0, 120);
   });
 
+  it('follows a page that grows until the restored position is reached, unless the user scrolls', async () => {
+    // The page's content arrives after the back: at first the document is only 200 px tall.
+    let reachable = 200;
+    vi.spyOn(window, 'scrollTo').mockImplementation(((_x: number, y: number) => {
+      Object.defineProperty(window, 'scrollY', {
+        configurable: true,
+        value: Math.min(y, reachable),
+      });
+    }) as typeof window.scrollTo);
+    const observers: { grow: () => void; disconnected: boolean }[] = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        private readonly entry: { grow: () => void; disconnected: boolean };
+        constructor(callback: () => void) {
+          this.entry = { grow: callback, disconnected: false };
+          observers.push(this.entry);
+        }
+        observe() {}
+        disconnect() {
+          this.entry.disconnected = true;
+        }
+      },
+    );
+    try {
+      const { router } = renderRoute('/a', { routes: scrollRoutes });
+      scrollUserTo(640);
+      await userEvent.click(screen.getByRole('link', { name: 'to b' }));
+      await screen.findByRole('heading', { name: 'B' });
+      await router.go(-1);
+      await screen.findByRole('heading', { name: 'A' });
+      expect(window.scrollY).toBe(200);
+      reachable = 500;
+      act(() => observers[0].grow());
+      expect(window.scrollY).toBe(500);
+      reachable = 2000;
+      act(() => observers[0].grow());
+      expect(window.scrollY).toBe(640);
+      expect(observers[0].disconnected).toBe(true);
+
+      // Forward, back again with a short page, and the user scrolls: the page is theirs.
+      await router.go(1);
+      await screen.findByRole('heading', { name: 'B' });
+      reachable = 100;
+      await router.go(-1);
+      await screen.findByRole('heading', { name: 'A' });
+      expect(window.scrollY).toBe(100);
+      act(() => {
+        window.dispatchEvent(new Event('wheel'));
+      });
+      expect(observers[1].disconnected).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("scrolls to the element a link's hash names", async () => {
     // jsdom has no scrollIntoView.
     const scrollIntoView = vi.fn();

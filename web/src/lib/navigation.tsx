@@ -243,21 +243,57 @@ function savedPositions(): Map<string, number> {
   }
 }
 
+/** How long a restored position is followed while the page grows to reach it. */
+const FOLLOW_MS = 3000;
+
+/**
+ * Scrolls to `y` now and, if the page is not yet tall enough (its data or images still
+ * arriving), again each time it grows, until it is reached, the user scrolls themselves, or
+ * FOLLOW_MS pass. Returns the function that stops following.
+ */
+function scrollToWhenReachable(y: number): () => void {
+  window.scrollTo(0, y);
+  if (Math.abs(window.scrollY - y) <= 1 || typeof ResizeObserver === 'undefined') return () => {};
+  const intents = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+  const observer = new ResizeObserver(() => {
+    window.scrollTo(0, y);
+    if (Math.abs(window.scrollY - y) <= 1) stop();
+  });
+  const timer = window.setTimeout(() => stop(), FOLLOW_MS);
+  function stop() {
+    observer.disconnect();
+    window.clearTimeout(timer);
+    for (const intent of intents) window.removeEventListener(intent, stop);
+  }
+  observer.observe(document.documentElement);
+  for (const intent of intents) window.addEventListener(intent, stop, { passive: true });
+  return stop;
+}
+
 /**
  * Scroll like a multi-page site: a new page (link, navigate) starts at its top, or at the element
- * its hash names; back and forward (and a reload) return to where the user was on that entry.
- * Positions are kept per history entry and survive a reload in sessionStorage.
+ * its hash names; back and forward (and a reload) return to where the user was on that entry,
+ * following the page as it grows if its content is still arriving. Positions are kept per history
+ * entry and survive a reload in sessionStorage.
+ *
+ * A scroll is recorded for the entry on screen, which changes in the commit that shows the next
+ * page (a layout effect), never later: a navigation renders in a transition, its passive effects
+ * run after the browser may already have fired the scroll event of the new page's scrollTo.
  */
 export function ScrollRestoration() {
   const location = useLocation();
   const action = useNavigationType();
   const saved = useRef<Map<string, number> | null>(null);
+  const onScreen = useRef<string | null>(null);
   // Read from sessionStorage on first use, in an effect (never during render: hydration).
   const positions = useCallback(() => (saved.current ??= savedPositions()), []);
 
   useEffect(() => {
     const previous = window.history.scrollRestoration;
     window.history.scrollRestoration = 'manual';
+    const onScroll = () => {
+      if (onScreen.current !== null) positions().set(onScreen.current, window.scrollY);
+    };
     const save = () => {
       try {
         window.sessionStorage.setItem(SCROLL_KEY, JSON.stringify(Object.fromEntries(positions())));
@@ -265,26 +301,19 @@ export function ScrollRestoration() {
         // Storage full or refused: positions are then kept for this page's life only.
       }
     };
+    window.addEventListener('scroll', onScroll, { passive: true });
     window.addEventListener('pagehide', save);
     return () => {
+      window.removeEventListener('scroll', onScroll);
       window.removeEventListener('pagehide', save);
       window.history.scrollRestoration = previous;
     };
   }, [positions]);
 
-  // The position of the entry on screen, as the user scrolls it.
-  useEffect(() => {
-    const onScroll = () => positions().set(location.key, window.scrollY);
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
-  }, [location.key, positions]);
-
   useLayoutEffect(() => {
+    onScreen.current = location.key;
     const position = positions().get(location.key);
-    if (action === 'POP' && position !== undefined) {
-      window.scrollTo(0, position);
-      return;
-    }
+    if (action === 'POP' && position !== undefined) return scrollToWhenReachable(position);
     if (location.hash) {
       const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
       if (target) {
