@@ -96,12 +96,12 @@ describe('ScrollRestoration', () => {
       await screen.findByRole('heading', { name: 'A' });
       expect(window.scrollY).toBe(200);
       reachable = 500;
-      act(() => observers[0].grow());
+      act(() => observers[0]?.grow());
       expect(window.scrollY).toBe(500);
       reachable = 2000;
-      act(() => observers[0].grow());
+      act(() => observers[0]?.grow());
       expect(window.scrollY).toBe(640);
-      expect(observers[0].disconnected).toBe(true);
+      expect(observers[0]?.disconnected).toBe(true);
 
       // Forward, back again with a short page, and the user scrolls: the page is theirs.
       await router.go(1);
@@ -113,7 +113,7 @@ describe('ScrollRestoration', () => {
       act(() => {
         window.dispatchEvent(new Event('wheel'));
       });
-      expect(observers[1].disconnected).toBe(true);
+      expect(observers[1]?.disconnected).toBe(true);
     } finally {
       vi.unstubAllGlobals();
     }
