@@ -62,7 +62,8 @@ describe('the web entry', () => {
 
   it('the entry runs only the early start (first calls, the page chunks) before the app arrives', () => {
     // Whatever main.tsx imports statically is downloaded and run before the first paint of every
-    // visit: the fonts and app/earlyStart.ts with its dependency-free helpers, nothing else.
+    // visit: the fonts and app/earlyStart.ts with its dependency-free helpers, and the id of the
+    // data a page rendered on request carries (lib/pageData.ts: its one import is a type).
     const entry = entryGraph(path.join(WEB_SRC, 'main.tsx'));
     expect(entry.files).toEqual([
       '../../shared/constants/limits.ts',
@@ -70,6 +71,7 @@ describe('the web entry', () => {
       'app/earlyStart.ts',
       'features/sellers/sizes.ts',
       'lib/earlyCalls.ts',
+      'lib/pageData.ts',
       'lib/storedSession.ts',
       'main.tsx',
     ]);

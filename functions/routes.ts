@@ -4,6 +4,7 @@ import { addressesRoutes } from './addresses/addresses.routes';
 import { collectionsRoutes } from './collections/collections.routes';
 import { followsRoutes } from './follows/follows.routes';
 import { itemsRoutes } from './items/items.routes';
+import { pagesRoutes } from './pages/pages.routes';
 import { profilesRoutes } from './profiles/profiles.routes';
 import { systemRoutes } from './system/system.routes';
 
@@ -24,6 +25,7 @@ export const httpRoutes: readonly RouteDeclaration[] = [
   addressesRoutes,
   itemsRoutes,
   collectionsRoutes,
+  pagesRoutes,
 ].flatMap((routes): RouteDeclaration[] => Object.values(routes));
 
 export interface WebSocketRoute {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { DomainError } from './errors';
-import { fieldErrors, httpHandler, Reply, type SessionCheck } from './http';
+import { fieldErrors, HtmlReply, httpHandler, Reply, type SessionCheck } from './http';
 import { fixedClock } from './clock';
 import { httpEvent, lambdaContext } from './testing/events';
 import { logger } from './logger';
@@ -146,6 +146,24 @@ describe('httpHandler middleware stack', () => {
     const result = parse(await creating(httpEvent('POST', '/api/z'), lambdaContext()));
     expect(result.status).toBe(201);
     expect(result.json).toEqual({ data: { id: 'a' } });
+  });
+
+  it('answers an HTML page through HtmlReply, as it is, with its headers', async () => {
+    const page = httpHandler(
+      { auth: 'public' },
+      async () =>
+        new HtmlReply(404, '<!doctype html><p>a & b</p>', { 'cache-control': 'no-store' }),
+    );
+    const result = (await page(httpEvent('GET', '/api/pages/p'), lambdaContext())) as {
+      statusCode: number;
+      headers: Record<string, string>;
+      body: string;
+    };
+    expect(result.statusCode).toBe(404);
+    expect(result.body).toBe('<!doctype html><p>a & b</p>');
+    expect(result.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(result.headers['cache-control']).toBe('no-store');
+    expect(result.headers['x-request-id']).toBeTruthy();
   });
 
   it('validates the query, coercing numbers', async () => {

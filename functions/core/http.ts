@@ -59,6 +59,15 @@ export class Reply<T> {
   ) {}
 }
 
+/** An HTML page as the answer (a route declared `html: true`); `headers` add to the content type. */
+export class HtmlReply {
+  constructor(
+    readonly status: number,
+    readonly html: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
 export interface CallSpec<P, Q, B> {
   auth: AuthLevel;
   path?: ZodType<P>;
@@ -220,7 +229,7 @@ export function checkNoBody(event: HttpEvent): void {
  */
 export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unknown>(
   spec: CallSpec<P, Q, B>,
-  run: (input: CallInput<P, Q, B>) => Promise<R | Reply<R>>,
+  run: (input: CallInput<P, Q, B>) => Promise<R | Reply<R> | HtmlReply>,
 ) {
   const clock = spec.clock ?? systemClock;
   const checkSession = spec.session;
@@ -256,6 +265,17 @@ export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unk
       event,
     };
     const result = await run(input);
+    if (result instanceof HtmlReply) {
+      return {
+        statusCode: result.status,
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'x-request-id': requestId,
+          ...result.headers,
+        },
+        body: result.html,
+      };
+    }
     const reply = result instanceof Reply ? result : new Reply(200, result);
     return {
       statusCode: reply.status,

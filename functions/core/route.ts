@@ -45,6 +45,12 @@ export interface HttpRoute {
    * it the WebSocket connections endpoint and `execute-api:ManageConnections`.
    */
   live?: boolean;
+  /**
+   * The answer is an HTML page rendered with the web's server build, not JSON (the page calls of
+   * functions/pages; the use case answers an HtmlReply; its errors are still JSON). The bundler
+   * ships the web build's render folder beside the handler.
+   */
+  html?: true;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The items domain's public module: its queries other domains show (a collection's items), the
  * repo factory, and the transaction pieces other domains join (items.tx.ts: the upload claim).
  */
-export { listCollectionItems } from './queries';
+export { getPublicProducts, listCollectionItems } from './queries';
 export { toSummary, type StoredSummary } from './items';
 export { createItemsRepo, readClaimableImageUpload, type ItemsRepo } from './items.repo';
 export { claimImageUploadUpdate } from './items.tx';

@@ -76,7 +76,7 @@ export async function listCollectionItems(
 
 /** POST users/{id}/token/getpublicproducts: the visible holdings of `sourceUserNick`. */
 export async function getPublicProducts(
-  deps: QueriesDeps,
+  deps: Pick<QueriesDeps, 'repo' | 'users' | 'imagesBaseUrl'>,
   input: { nick: string; last: string | undefined; limit: number | undefined },
 ): Promise<ItemPage> {
   const ownerId = await deps.users.userIdByNick(input.nick);

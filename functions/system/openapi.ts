@@ -62,17 +62,19 @@ function operation(route: RouteDeclaration) {
         : {
             [status]: {
               description: 'Success',
-              content: {
-                'application/json': {
-                  schema: call.unwrapped
-                    ? jsonSchema(call.response, 'output')
-                    : {
-                        type: 'object',
-                        properties: { data: jsonSchema(call.response, 'output') },
-                        required: ['data'],
-                      },
-                },
-              },
+              content: call.html
+                ? { 'text/html': { schema: { type: 'string' } } }
+                : {
+                    'application/json': {
+                      schema: call.unwrapped
+                        ? jsonSchema(call.response, 'output')
+                        : {
+                            type: 'object',
+                            properties: { data: jsonSchema(call.response, 'output') },
+                            required: ['data'],
+                          },
+                    },
+                  },
             },
             default: { description: 'Error', content: errorContent },
           },

@@ -10,15 +10,17 @@
  *     loads: see main.tsx);
  *  5. for each frame of PAGE_FRAMES: the same, with #root marked `data-frame` (the app renders
  *     over it rather than hydrating it; main.tsx starts the page's chunks once it has painted).
- * The manifest and the server build are not part of the output.
+ * The manifest is not part of the output. The server build is kept beside it, in
+ * `renderDirOf(outDir)`, with the page template: the page call renders a public profile on
+ * request with them (functions/pages), and serves the frame when it cannot.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { RENDER_FILES } from '../../functions/pages/renderer';
 import { REPO_ROOT } from './bundle';
-import { PAGE_FRAMES, PRERENDERED_PAGES, SPA_SHELL } from './web-pages';
+import { PAGE_FRAMES, PRERENDERED_PAGES, PROFILE_FRAME, renderDirOf, SPA_SHELL } from './web-pages';
 
 const CONFIG = path.join(REPO_ROOT, 'web', 'vite.config.ts');
 export const WEB_OUT = path.join(REPO_ROOT, 'dist', 'web');
@@ -99,7 +101,7 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true, manifest: true },
   });
-  const serverDir = mkdtempSync(path.join(tmpdir(), 'web-prerender-'));
+  const serverDir = renderDirOf(outDir);
   let manifest: Manifest;
   try {
     await build({
@@ -113,11 +115,13 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
         outDir: serverDir,
         emptyOutDir: true,
         sourcemap: false,
-        rolldownOptions: { output: { entryFileNames: 'prerender.mjs', codeSplitting: false } },
+        rolldownOptions: {
+          output: { entryFileNames: RENDER_FILES.module, codeSplitting: false },
+        },
       },
     });
     const renderer = (await import(
-      pathToFileURL(path.join(serverDir, 'prerender.mjs')).href
+      `${pathToFileURL(path.join(serverDir, RENDER_FILES.module)).href}?build=${Date.now()}`
     )) as Renderer;
     manifest = JSON.parse(
       readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'),
@@ -126,6 +130,7 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
     const shellFile = path.join(outDir, SPA_SHELL);
     // Vite's index.html preloads only what the entry imports itself (a few KiB).
     const template = readFileSync(shellFile, 'utf8');
+    writeFileSync(path.join(serverDir, RENDER_FILES.template), template);
     writeFileSync(shellFile, withPreloads(template, chunksOf(manifest, BOOT_MODULE)));
     for (const [pathname, page] of Object.entries(PRERENDERED_PAGES)) {
       const rendered = await renderer.renderPage(pathname);
@@ -143,9 +148,14 @@ export async function buildWeb(outDir: string = WEB_OUT): Promise<WebBuild> {
       const target = path.join(outDir, frame.file);
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, frameHtml(template, rendered));
+      if (frame === PROFILE_FRAME) {
+        writeFileSync(path.join(serverDir, RENDER_FILES.frame), frameHtml(template, rendered));
+      }
     }
-  } finally {
+  } catch (error) {
     rmSync(serverDir, { recursive: true, force: true });
+    throw error;
+  } finally {
     rmSync(path.join(outDir, '.vite'), { recursive: true, force: true });
   }
   return { manifest };

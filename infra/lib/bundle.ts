@@ -14,7 +14,9 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { BUNDLED_RENDER_DIR } from '../../functions/pages/renderer';
 import { httpRoutes } from '../../functions/routes';
+import { renderDirOf } from './web-pages';
 
 /** Repository root (this file lives in infra/lib). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,6 +39,8 @@ export interface BundleOptions {
   minify?: boolean;
   /** Linked source maps (`index.mjs.map`, without sources content). Default true. */
   sourcemap?: boolean;
+  /** The web build's render folder the page calls ship. Default: `<repo>/dist/web-render`. */
+  webRenderDir?: string;
 }
 
 export interface BundleResult {
@@ -46,6 +50,11 @@ export interface BundleResult {
   bytes: number;
   /** Native packages copied into `<handler dir>/node_modules` (empty for most handlers). */
   nativePackages: string[];
+  /**
+   * For a page call (a route with `html`): whether the web build's render folder was copied
+   * beside it (`web-render/`); false when there is no web build to copy (`npm run build:web`).
+   */
+  webRender?: boolean;
 }
 
 /**
@@ -251,6 +260,10 @@ export async function bundleFunctions(
 
   const outputs = result.metafile?.outputs ?? {};
   const natives = nativeModulesByHandler();
+  const pageHandlers = new Set(
+    httpRoutes.filter((route) => route.html === true).map((route) => route.handler),
+  );
+  const webRenderDir = options.webRenderDir ?? renderDirOf(path.join(REPO_ROOT, 'dist', 'web'));
   const bundles: Record<string, BundleResult> = {};
   for (const entry of entries) {
     const file = path.join(outDir, entry.handler, BUNDLE_FILE);
@@ -261,6 +274,15 @@ export async function bundleFunctions(
     const nativePackages =
       modules.length === 0 ? [] : await copyNativeModules(path.dirname(file), modules);
     bundles[entry.handler] = { file, bytes: output.bytes, nativePackages };
+    if (pageHandlers.has(entry.handler)) {
+      const shipped = existsSync(webRenderDir);
+      if (shipped) {
+        await cp(webRenderDir, path.join(path.dirname(file), BUNDLED_RENDER_DIR), {
+          recursive: true,
+        });
+      }
+      bundles[entry.handler] = { ...bundles[entry.handler], webRender: shipped } as BundleResult;
+    }
   }
   return bundles;
 }
@@ -278,7 +300,15 @@ async function main(): Promise<void> {
   for (const name of names) {
     const bundle = bundles[name];
     const native = bundle?.nativePackages.length ? `  + ${bundle.nativePackages.join(', ')}` : '';
-    console.log(`  ${name.padEnd(width)}  ${formatKiB(bundle?.bytes ?? 0).padStart(10)}${native}`);
+    const render =
+      bundle?.webRender === undefined
+        ? ''
+        : bundle.webRender
+          ? '  + web-render'
+          : '  (no web build to ship: run `npm run build:web` first, or it answers 500)';
+    console.log(
+      `  ${name.padEnd(width)}  ${formatKiB(bundle?.bytes ?? 0).padStart(10)}${native}${render}`,
+    );
   }
   console.log(
     `Bundled ${names.length} handlers into ${path.relative(REPO_ROOT, DEFAULT_BUNDLE_DIR)} ` +

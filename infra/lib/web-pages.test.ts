@@ -1,15 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { chunksOf, frameHtml, pageHtml, withPreloads } from './build-web';
-import { spaRoutingCode } from './stacks/web-stack';
+import { httpRoutes } from '../../functions/routes';
+import { API_ORIGIN_ID, spaRoutingCode } from './stacks/web-stack';
 import { RESERVED_SEGMENTS } from '../../shared/profilePaths';
-import { PAGE_FRAMES, PRERENDERED_PAGES, SPA_SHELL, webFileOf } from './web-pages';
+import {
+  PAGE_FRAMES,
+  pageCallOf,
+  PRERENDERED_PAGES,
+  PROFILE_FRAME,
+  SPA_SHELL,
+  webFileOf,
+} from './web-pages';
 
-/** The CloudFront viewer-request function, run as CloudFront runs it: `handler(event)`. */
+const CF_IMPORT = "import cf from 'cloudfront';\n";
+
+/**
+ * The CloudFront viewer-request function, run as CloudFront runs it (`handler(event)`), with its
+ * `cloudfront` module (the origin selection) recorded: the URI it asks for, at which origin.
+ */
+function cloudFront(uri: string): { uri: string; origin: string | undefined } {
+  const code = spaRoutingCode();
+  expect(code.startsWith(CF_IMPORT)).toBe(true);
+  let origin: string | undefined;
+  const cf = {
+    selectRequestOriginById: (id: string) => {
+      origin = id;
+    },
+  };
+  const handler = new Function('cf', `${code.slice(CF_IMPORT.length)}; return handler;`)(
+    cf,
+  ) as (event: { request: { uri: string } }) => { uri: string };
+  return { uri: handler({ request: { uri } }).uri, origin };
+}
+
+/** The file of the web bucket the function answers `uri` with (the default origin). */
 function cloudFrontUri(uri: string): string {
-  const handler = new Function(`${spaRoutingCode()}; return handler;`)() as (event: {
-    request: { uri: string };
-  }) => { uri: string };
-  return handler({ request: { uri } }).uri;
+  const answer = cloudFront(uri);
+  return answer.origin === undefined ? answer.uri : `${answer.origin}:${answer.uri}`;
 }
 
 describe('which file answers a path (twin gateway and CloudFront alike)', () => {
@@ -32,7 +59,23 @@ describe('which file answers a path (twin gateway and CloudFront alike)', () => 
     ['/sellers/extra', SPA_SHELL],
   ])('%s → %s', (pathname, file) => {
     expect(webFileOf(pathname)).toBe(file);
-    expect(cloudFrontUri(pathname)).toBe(`/${file}`);
+    const call = pageCallOf(pathname);
+    // A profile is rendered on request by the page call, on the API origin (the frame is its
+    // answer when it cannot render); every other path gets its file from the web bucket.
+    if (file === PROFILE_FRAME.file) {
+      expect(call).toBe(`/api/pages/profile/${pathname.split('/')[1]}`);
+      expect(cloudFrontUri(pathname)).toBe(`${API_ORIGIN_ID}:${call}`);
+    } else {
+      expect(call).toBeUndefined();
+      expect(cloudFrontUri(pathname)).toBe(`/${file}`);
+    }
+  });
+
+  it('the page call is a declared HTML route, answered for every profile path', () => {
+    const route = httpRoutes.find((entry) => entry.path === '/api/pages/profile/{nick}');
+    expect(route?.html).toBe(true);
+    expect(route?.method).toBe('GET');
+    expect(route?.auth).toBe('public');
   });
 
   it('CloudFront serves files as they are', () => {
@@ -51,8 +94,7 @@ describe('which file answers a path (twin gateway and CloudFront alike)', () => 
   });
 
   it("every reserved first segment (the app's own routes) is not answered by the profile frame", () => {
-    for (const word of RESERVED_SEGMENTS)
-      expect(cloudFrontUri(`/${word}`)).not.toBe('/pages/profile.html');
+    for (const word of RESERVED_SEGMENTS) expect(cloudFront(`/${word}`).origin).toBeUndefined();
   });
 });
 

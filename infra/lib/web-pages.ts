@@ -44,6 +44,29 @@ export const PROFILE_PATH = { nick: PROFILE_NICK.source, reserved: [...RESERVED_
 /** The shell every other client route loads. */
 export const SPA_SHELL = 'index.html';
 
+/**
+ * The page call that renders a public profile on request (functions/pages): the CDN and the local
+ * gateway send a profile's path to it, the rest of the web build answers from files.
+ */
+export const PROFILE_PAGE_CALL = '/api/pages/profile/';
+
+/** The page call answering `pathname`, when it is a public profile's path; else undefined. */
+export function pageCallOf(pathname: string): string | undefined {
+  return webFileOf(pathname) === PROFILE_FRAME.file
+    ? `${PROFILE_PAGE_CALL}${pathname.replace(/\/+$/, '').slice(1)}`
+    : undefined;
+}
+
+/**
+ * Where the server build of the web build in `outDir` goes (dist/web → dist/web-render), with
+ * what the page call needs besides (functions/pages/renderer.ts RENDER_FILES): index.html as
+ * Vite wrote it (the template of a page rendered on request) and the profile's frame (its answer
+ * when the render cannot be made). Not uploaded to the CDN.
+ */
+export function renderDirOf(outDir: string): string {
+  return `${outDir.replace(/[/\\]+$/, '')}-render`;
+}
+
 /** The file of the web build that answers a client route (a path whose last segment has no dot). */
 export function webFileOf(pathname: string): string {
   const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

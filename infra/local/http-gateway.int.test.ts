@@ -157,6 +157,14 @@ describe('API Gateway semantics of the local gateway', () => {
     { method: 'GET', path: '/api/plain', handler: 'plain', auth: 'public', group: 'core' },
     { method: 'GET', path: '/api/binary', handler: 'binary', auth: 'public', group: 'core' },
     { method: 'GET', path: '/api/me', handler: 'echo', auth: 'user', group: 'core' },
+    {
+      method: 'GET',
+      path: '/api/pages/profile/{nick}',
+      handler: 'page',
+      auth: 'public',
+      group: 'core',
+      html: true,
+    },
     { method: 'ANY', path: '/api/{proxy+}', handler: 'echo', auth: 'public', group: 'core' },
   ];
 
@@ -184,6 +192,14 @@ describe('API Gateway semantics of the local gateway', () => {
     writeFileSync(
       path.join(functionsDir, 'binary.ts'),
       `export const handler = async () => ({ statusCode: 200, headers: { 'content-type': 'image/png' }, isBase64Encoded: true, body: Buffer.from([1, 2, 3]).toString('base64') });\n`,
+    );
+    writeFileSync(
+      path.join(functionsDir, 'page.ts'),
+      `export const handler = async (event: { pathParameters: { nick: string }; headers: Record<string, string> }) => ({
+        statusCode: event.pathParameters.nick === 'nobody' ? 404 : 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=0, s-maxage=60' },
+        body: '<!doctype html><h1>' + event.pathParameters.nick + '</h1><p>' + 'profile '.repeat(200) + '</p><p>auth:' + (event.headers.authorization ?? 'none') + '</p>',
+      });\n`,
     );
     const webDir = path.join(dir, 'web');
     mkdirSync(path.join(webDir, 'assets'), { recursive: true });
@@ -279,6 +295,22 @@ describe('API Gateway semantics of the local gateway', () => {
     const binary = await fetch(`${gateway.url}/api/binary`);
     expect(binary.headers.get('content-type')).toBe('image/png');
     expect(new Uint8Array(await binary.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  it("answers a profile's path with its page call, compressed, as CloudFront's function routes it", async () => {
+    const response = await fetch(`${gateway.url}/tidewater/`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=60');
+    const html = await response.text();
+    expect(html).toContain('<h1>tidewater</h1>');
+    expect((await fetch(`${gateway.url}/nobody`)).status).toBe(404);
+    // Other paths are files of the web build, or its shell.
+    expect(await (await fetch(`${gateway.url}/tidewater/items`)).text()).toContain('<title>spa');
+    expect(await (await fetch(`${gateway.url}/account`)).text()).toContain('<title>spa');
   });
 
   it('answers a result without statusCode 200 as JSON', async () => {

@@ -24,7 +24,7 @@ import {
   toHttpAnswer,
   type RouteMatch,
 } from './api-gateway-v2';
-import { SPA_SHELL, webFileOf } from '../lib/web-pages';
+import { pageCallOf, SPA_SHELL, webFileOf } from '../lib/web-pages';
 import { renderOutboxPage, type Outbox } from './outbox';
 import {
   REPO_ROOT,
@@ -144,10 +144,19 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
         return;
       }
     }
-    web(req, res, pathname);
+    await web(req, res, pathname);
   }
 
-  async function api(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * An API call; or, with `page`, the page call the CDN's viewer-request function sends a web path
+   * to (infra/lib/stacks/web-stack.ts), answered as the default behaviour answers: compressed,
+   * with the web's headers.
+   */
+  async function api(
+    req: IncomingMessage,
+    res: ServerResponse,
+    page?: { target: string },
+  ): Promise<void> {
     const requestId = newRequestId();
     const now = new Date();
     res.setHeader('apigw-requestid', requestId);
@@ -163,7 +172,7 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
       return;
     }
     const method = req.method ?? 'GET';
-    const target = req.url ?? '/';
+    const target = page?.target ?? req.url ?? '/';
     const decodedPath = safeDecode(target.split('?')[0] ?? '/');
     const match = selectRoute(compiled, method, decodedPath);
     if (match === undefined) {
@@ -211,7 +220,7 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
       sendApiError(res, 413, 'payload_too_large', 'Request Entity Too Large', requestId);
       return;
     }
-    await invoke(res, match, event, requestId);
+    await invoke(res, match, event, requestId, page ? req : undefined);
   }
 
   async function invoke(
@@ -219,6 +228,8 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
     match: RouteMatch,
     event: APIGatewayProxyEventV2,
     requestId: string,
+    /** The viewer's request of a page call (its answer is compressed as CloudFront does). */
+    pageRequest?: IncomingMessage,
   ): Promise<void> {
     const timeoutMs = options.timeoutMs ?? API_TIMEOUT_MS;
     let handler: Handler;
@@ -271,9 +282,21 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
             ? [...(Array.isArray(existing) ? existing : [existing]), value]
             : `${Array.isArray(existing) ? existing.join(',') : existing},${value}`;
     }
-    headers['content-length'] = String(answer.body.length);
+    let body = answer.body;
+    if (pageRequest !== undefined) {
+      Object.assign(headers, options.webHeaders);
+      const encoding = compressible(String(headers['content-type'] ?? ''), body.length)
+        ? pickEncoding(pageRequest.headers['accept-encoding'])
+        : null;
+      if (encoding) {
+        body = compress(body, encoding);
+        headers['content-encoding'] = encoding;
+        headers.vary = 'Accept-Encoding';
+      }
+    }
+    headers['content-length'] = String(body.length);
     res.writeHead(answer.status, headers);
-    res.end(answer.body);
+    res.end(pageRequest?.method === 'HEAD' ? undefined : body);
   }
 
   function media(req: IncomingMessage, res: ServerResponse, pathname: string): void {
@@ -349,9 +372,15 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
     res.end(html);
   }
 
-  function web(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+  async function web(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendText(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
+      return;
+    }
+    // A public profile is rendered on request by its page call, as the CDN's function routes it.
+    const call = pageCallOf(pathname);
+    if (call !== undefined && selectRoute(compiled, 'GET', call)?.route.html === true) {
+      await api(req, res, { target: call });
       return;
     }
     const indexFile = path.join(webDir, 'index.html');
@@ -564,15 +593,17 @@ function pickEncoding(acceptEncoding: string | string[] | undefined): Encoding |
 
 const compressedCache = new Map<string, Buffer>();
 
+function compress(raw: Buffer, encoding: Encoding): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+    : gzipSync(raw);
+}
+
 function compressed(file: string, etag: string, encoding: Encoding): Buffer {
   const key = `${encoding} ${file} ${etag}`;
   let body = compressedCache.get(key);
   if (!body) {
-    const raw = readFileSync(file);
-    body =
-      encoding === 'br'
-        ? brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
-        : gzipSync(raw);
+    body = compress(readFileSync(file), encoding);
     compressedCache.set(key, body);
   }
   return body;

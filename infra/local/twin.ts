@@ -11,6 +11,8 @@ import {
   type TriggerModules,
 } from './cognito/server';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb';
+import { RENDER_DIR_ENV } from '../../functions/pages/renderer';
+import { renderDirOf } from '../lib/web-pages';
 import { handlerLoader, startHttpGateway, type Authorizer, type HttpGateway } from './http-gateway';
 import { startOutbox, type Outbox } from './outbox';
 import { startS3, type S3Twin } from './s3';
@@ -267,6 +269,9 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       [ENV.userPoolClientId]: cognito.clientId,
       [ENV.cognitoEndpoint]: cognito.url,
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.url,
+      // The page call's server render: the web build's render folder (in AWS, shipped beside the
+      // handler's bundle).
+      [RENDER_DIR_ENV]: renderDirOf(options.webDir ?? path.join(REPO_ROOT, 'dist', 'web')),
     };
     // Before the runner starts: it may resume persisted executions, whose tasks read the env.
     applyEnv(env);

@@ -3,9 +3,13 @@
 // only those the page's text needs (unicode-range): Latin for English.
 import '@fontsource-variable/roboto/wght.css';
 import { earlyStart } from './app/earlyStart';
+import { PAGE_DATA_ID } from './lib/pageData';
 
-// The page's first calls go out now; its chunks with the app's modules (app/earlyStart.ts).
-const loadPage = earlyStart(window.location.pathname);
+// The page's first calls go out now (none of a guest's when the page came rendered with its data:
+// lib/pageData.ts); its chunks with the app's modules (app/earlyStart.ts).
+const loadPage = earlyStart(window.location.pathname, {
+  withData: document.getElementById(PAGE_DATA_ID) !== null,
+});
 
 /*
  * A page rendered at build time is painted before any of the app's JavaScript is fetched or run:

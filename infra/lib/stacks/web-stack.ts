@@ -1,7 +1,9 @@
 /**
  * The CDN: one CloudFront distribution serving the web build (default behaviour; a viewer-request
- * function gives a client route its prerendered page or the SPA shell, index.html), the HTTP API under /api/* (never cached, viewer headers
- * forwarded) and the public images under /media/*, all with the security-headers policy.
+ * function gives a client route its prerendered page or the SPA shell, index.html, and sends a
+ * public profile's path to the API's page call, cached for its s-maxage), the HTTP API under
+ * /api/* (never cached, viewer headers forwarded) and the public images under /media/*, all with
+ * the security-headers policy.
  * The web build (dist/web) is uploaded when it exists.
  */
 import { existsSync } from 'node:fs';
@@ -22,7 +24,7 @@ import type { Construct, IConstruct } from 'constructs';
 import type { MarketConfig } from '../config';
 import { acknowledge, wildcardResourceFinding } from '../nag';
 import { MEDIA_PATH, resourceNames } from '../names';
-import { PRERENDERED_PAGES, PROFILE_FRAME, PROFILE_PATH, SPA_SHELL } from '../web-pages';
+import { PRERENDERED_PAGES, PROFILE_PAGE_CALL, PROFILE_PATH, SPA_SHELL } from '../web-pages';
 
 export interface WebStackProps extends StackProps {
   config: MarketConfig;
@@ -36,16 +38,21 @@ export interface WebStackProps extends StackProps {
   webDir: string | undefined;
 }
 
+/** The distribution's id of the HTTP API origin, which the viewer-request function selects. */
+export const API_ORIGIN_ID = 'api';
+
 /**
  * Files are served as they are; a client route gets its page rendered at build time, a profile
- * path the profile's frame, else the SPA shell (infra/lib/web-pages.ts, the tables the local
- * gateway serves from too).
+ * path its page rendered on request by the page call (the request goes to the API origin, with
+ * the default behaviour's caching: the call's s-maxage), else the SPA shell (infra/lib/web-pages.ts,
+ * the tables the local gateway serves from too). `cf` is CloudFront's origin-modification module
+ * (JavaScript runtime 2.0).
  */
 export function spaRoutingCode(): string {
   const pages = Object.fromEntries(
     Object.entries(PRERENDERED_PAGES).map(([pathname, page]) => [pathname, `/${page.file}`]),
   );
-  return `
+  return `import cf from 'cloudfront';
 var ASSET = /\\.(?:html|js|mjs|css|map|json|txt|xml|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|otf|webmanifest)$/i;
 var PAGES = ${JSON.stringify(pages)};
 var NICK = new RegExp(${JSON.stringify(PROFILE_PATH.nick)});
@@ -56,9 +63,10 @@ function handler(event) {
     var path = request.uri.length > 1 ? request.uri.replace(/\\/+$/, '') : request.uri;
     var segments = path.split('/').filter(function (segment) { return segment !== ''; });
     if (PAGES[path]) request.uri = PAGES[path];
-    else if (segments.length === 1 && NICK.test(segments[0]) && RESERVED.indexOf(segments[0]) === -1)
-      request.uri = '/${PROFILE_FRAME.file}';
-    else request.uri = '/${SPA_SHELL}';
+    else if (segments.length === 1 && NICK.test(segments[0]) && RESERVED.indexOf(segments[0]) === -1) {
+      request.uri = '${PROFILE_PAGE_CALL}' + segments[0];
+      cf.selectRequestOriginById('${API_ORIGIN_ID}');
+    } else request.uri = '/${SPA_SHELL}';
   }
   return request;
 }`;
@@ -177,6 +185,8 @@ export class WebStack extends Stack {
       additionalBehaviors: {
         '/api/*': {
           origin: new origins.HttpOrigin(props.httpApiDomain, {
+            // The viewer-request function sends a profile's path here (spaRoutingCode).
+            originId: API_ORIGIN_ID,
             protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
           }),

@@ -60,13 +60,14 @@ export function earlyStartFor(pathname: string): EarlyStart {
 
 /**
  * Sends the first calls of the page at `pathname` (a guest's too, for a visitor who has never
- * logged in on this browser: every call of theirs goes without a token) and returns what loads
- * the page's chunks, for the entry to start when it starts the app.
+ * logged in on this browser: every call of theirs goes without a token; none of a guest's when the
+ * page came `withData`, rendered on request with the answers in it) and returns what loads the
+ * page's chunks, for the entry to start when it starts the app.
  */
-export function earlyStart(pathname: string): () => void {
+export function earlyStart(pathname: string, { withData = false } = {}): () => void {
   const start = earlyStartFor(pathname);
   for (const call of start.calls) void sendEarlyCall(call);
-  if (!mayHaveStoredSession()) {
+  if (!withData && !mayHaveStoredSession()) {
     for (const call of start.guestCalls) void sendEarlyCall(call);
   }
   // A failed load is reported by the page's own import (lazyPage), which retries it.

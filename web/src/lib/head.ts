@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { UI } from '@shared/constants/limits';
 
 export const SOCIAL_IMAGE_PATH = '/social-400.png';
@@ -24,8 +24,28 @@ export function truncateDescription(text: string, max: number = UI.socialDescrip
   return `${cut.replace(/[\s.,;:!?-]+$/, '')}…`;
 }
 
-function absoluteUrl(url: string): string {
-  return new URL(url, window.location.origin).toString();
+type MetaTag = readonly ['name' | 'property', string, string | null];
+
+/** The head's meta tags for `meta` on the page at `url` (absolute), null where there is none. */
+export function metaTags(meta: PageMeta, url: string): MetaTag[] {
+  const description = meta.description ? truncateDescription(meta.description) : null;
+  const image = new URL(meta.image ?? SOCIAL_IMAGE_PATH, url).toString();
+  const size = String(UI.socialImageSize);
+  return [
+    ['name', 'description', description],
+    ['name', 'robots', meta.noIndex ? 'noindex' : null],
+    ['property', 'og:type', 'website'],
+    ['property', 'og:title', meta.title],
+    ['property', 'og:description', description],
+    ['property', 'og:url', url],
+    ['property', 'og:image', image],
+    ['property', 'og:image:width', size],
+    ['property', 'og:image:height', size],
+    ['name', 'twitter:card', 'summary'],
+    ['name', 'twitter:title', meta.title],
+    ['name', 'twitter:description', description],
+    ['name', 'twitter:image', image],
+  ];
 }
 
 function setMeta(attribute: 'name' | 'property', key: string, content: string | null): void {
@@ -44,28 +64,22 @@ function setMeta(attribute: 'name' | 'property', key: string, content: string | 
 
 /** Writes title, description, Open Graph and Twitter tags into document.head. */
 export function applyPageMeta(meta: PageMeta): void {
-  const description = meta.description ? truncateDescription(meta.description) : null;
-  const image = absoluteUrl(meta.image ?? SOCIAL_IMAGE_PATH);
-  const size = String(UI.socialImageSize);
   document.title = meta.title;
-  setMeta('name', 'description', description);
-  setMeta('name', 'robots', meta.noIndex ? 'noindex' : null);
-  setMeta('property', 'og:type', 'website');
-  setMeta('property', 'og:title', meta.title);
-  setMeta('property', 'og:description', description);
-  setMeta('property', 'og:url', window.location.href);
-  setMeta('property', 'og:image', image);
-  setMeta('property', 'og:image:width', size);
-  setMeta('property', 'og:image:height', size);
-  setMeta('name', 'twitter:card', 'summary');
-  setMeta('name', 'twitter:title', meta.title);
-  setMeta('name', 'twitter:description', description);
-  setMeta('name', 'twitter:image', image);
+  for (const [attribute, key, content] of metaTags(meta, window.location.href)) {
+    setMeta(attribute, key, content);
+  }
 }
+
+/**
+ * Where a page rendered on the server reports its metadata (its effects never run there): the
+ * last page to render it wins, the page's own over its layout's.
+ */
+export const PageMetaCollector = createContext<((meta: PageMeta) => void) | null>(null);
 
 /** Sets the page's head metadata while it is shown. */
 export function usePageMeta(meta: PageMeta): void {
   const { title, description, image, noIndex } = meta;
+  useContext(PageMetaCollector)?.({ title, description, image, noIndex });
   useEffect(() => {
     applyPageMeta({ title, description, image, noIndex });
   }, [title, description, image, noIndex]);
