@@ -1,5 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { RENDER_DIR_ENV, RENDER_FILES } from '../functions/pages/renderer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -135,6 +137,22 @@ describe('local gateway ↔ route table', () => {
 
   beforeAll(async () => {
     const context = useTwinEnv();
+    // The page call renders with the web build's server bundle, which a clean checkout has not
+    // built at this point: a stand-in folder lets its handler answer (functions/pages/renderer.ts).
+    const renderDir = mkdtempSync(path.join(os.tmpdir(), 'parity-web-render-'));
+    writeFileSync(
+      path.join(renderDir, RENDER_FILES.module),
+      'export async function renderProfileDocument(template) { return template; }',
+    );
+    writeFileSync(
+      path.join(renderDir, RENDER_FILES.template),
+      '<html><div id="root"></div></html>',
+    );
+    writeFileSync(
+      path.join(renderDir, RENDER_FILES.frame),
+      '<html><div id="root" data-frame></div></html>',
+    );
+    process.env[RENDER_DIR_ENV] = renderDir;
     const load = handlerLoader(path.join(REPO_ROOT, 'functions'));
     const jwks = (await (
       await fetch(`${context.urls.cognito}/${context.userPoolId}/.well-known/jwks.json`)
@@ -160,6 +178,7 @@ describe('local gateway ↔ route table', () => {
 
   afterAll(async () => {
     await gateway?.stop();
+    Reflect.deleteProperty(process.env, RENDER_DIR_ENV);
   });
 
   it.each(httpRoutes.map((route) => [routeKey(route), route] as const))(

@@ -75,6 +75,17 @@ describe('the profile page rendered on request', () => {
     expect(reportFailure).toHaveBeenCalledTimes(1);
   });
 
+  it('answers 503 unavailable without the web build, and reports it', async () => {
+    const { all, reportFailure } = deps({
+      renderer: () => Promise.reject(new Error('ENOENT: web-render/render.mjs')),
+    });
+    await expect(profilePage(all, 'marta')).rejects.toMatchObject({
+      code: 'unavailable',
+      status: 503,
+    });
+    expect(reportFailure).toHaveBeenCalledTimes(1);
+  });
+
   it('serves the frame, uncached, when the render fails, and reports it', async () => {
     const { all, reportFailure } = deps({}, () => Promise.reject(new Error('render failed')));
     const reply = await profilePage(all, 'marta');

@@ -1,7 +1,7 @@
 import type { ItemPage } from '../../shared/schemas/items';
 import type { PublicProfile } from '../../shared/schemas/profiles';
 import { HtmlReply } from '../core/http';
-import { isDomainError } from '../core/errors';
+import { DomainError, isDomainError } from '../core/errors';
 
 /** The web's server render (the web build's `render.mjs`, read by renderer.ts). */
 export interface PageRenderer {
@@ -41,9 +41,17 @@ function frame(renderer: PageRenderer, status: number, cache: string): HtmlReply
  * GET /api/pages/profile/{nick}: the profile's page rendered with its data. An unknown nick gets
  * the frame with 404 (the app shows its not-found page); if the data or the render fails, the
  * frame with 200, uncached, and the app loads the profile itself, as it would without this call.
+ * Without the web build there is no page at all: 503 `unavailable`.
  */
 export async function profilePage(deps: PagesDeps, nick: string): Promise<HtmlReply> {
-  const renderer = await deps.renderer();
+  let renderer: PageRenderer;
+  try {
+    renderer = await deps.renderer();
+  } catch (error) {
+    // No web build beside the call (a deploy made without `npm run build:web`): nothing to serve.
+    deps.reportFailure('profile page: the web build cannot be read', error);
+    throw new DomainError('unavailable', { message: 'This page cannot be shown right now.' });
+  }
   let data: { profile: PublicProfile; items: ItemPage };
   try {
     const [profile, items] = await Promise.all([deps.profile(nick), deps.publicItems(nick)]);

@@ -377,12 +377,6 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
       sendText(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
       return;
     }
-    // A public profile is rendered on request by its page call, as the CDN's function routes it.
-    const call = pageCallOf(pathname);
-    if (call !== undefined && selectRoute(compiled, 'GET', call)?.route.html === true) {
-      await api(req, res, { target: call });
-      return;
-    }
     const indexFile = path.join(webDir, 'index.html');
     if (!existsSync(indexFile)) {
       const page = missingBuildPage(webDir);
@@ -392,6 +386,12 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
         'content-length': Buffer.byteLength(page),
       });
       res.end(req.method === 'HEAD' ? undefined : page);
+      return;
+    }
+    // A public profile is rendered on request by its page call, as the CDN's function routes it.
+    const call = pageCallOf(pathname);
+    if (call !== undefined && selectRoute(compiled, 'GET', call)?.route.html === true) {
+      await api(req, res, { target: call });
       return;
     }
     const relative = path.normalize(safeDecode(pathname)).replace(/^([/\\])+/, '');
