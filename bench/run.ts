@@ -11,8 +11,10 @@
  *     (bench/web-js.ts),
  *  7. Lighthouse mobile performance, LCP, TBT, CLS and the JavaScript downloaded on /, /sellers
  *     and a profile page, on the production build served by the twin, with Lighthouse's simulated
- *     throttling (the default) and with applied (DevTools) throttling (bench/lighthouse.ts).
- * `npm run bench -- web` runs 6 and 7 only; `npm run bench -- web-js` runs 6 only (seconds).
+ *     throttling (the default) and with applied (DevTools) throttling (bench/lighthouse.ts),
+ *  8. the profile page rendered on request: loading the web's server bundle in a fresh process
+ *     (a cold page call) and rendering a profile with 50 items (bench/page-render.ts).
+ * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- web-js` runs 6 only (seconds).
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
  */
@@ -25,7 +27,9 @@ import { dynamoDocumentClient } from '../functions/core/clients';
 import { readEnv } from '../functions/core/env';
 import { newId } from '../functions/core/ids';
 import { createProfilesRepo } from '../functions/profiles/profiles.repo';
+import { renderDirOf } from '../infra/lib/web-pages';
 import { measureInitTime } from './init-time';
+import { benchPageRender } from './page-render';
 import { benchLogin } from './login';
 import { benchMint } from './mint';
 import { benchLighthouse } from './lighthouse';
@@ -159,7 +163,31 @@ async function latency() {
 async function webFigures() {
   const { outDir, ...js } = await benchWebJs();
   const lighthouse = await benchLighthouse(outDir, js.guestHomeGzip);
-  return { ...js, lighthouse };
+  const pageRender = await benchPageRender(renderDirOf(outDir));
+  console.log(
+    "\n8. Profile page rendered on request (functions/pages, the web build's server bundle)\n",
+  );
+  console.log(
+    table(
+      [
+        'server bundle',
+        'import (cold, median of 5)',
+        'render (median of 30)',
+        'render p95',
+        'HTML',
+      ],
+      [
+        [
+          kib(pageRender.bundleBytes),
+          ms(pageRender.importMedianMs),
+          ms(pageRender.renderMedianMs),
+          ms(pageRender.renderP95Ms),
+          kib(pageRender.htmlBytes),
+        ],
+      ],
+    ),
+  );
+  return { ...js, lighthouse, pageRender };
 }
 
 async function main() {
