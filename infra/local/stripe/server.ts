@@ -1,0 +1,997 @@
+/**
+ * The local Stripe twin: a Stripe-compatible HTTP server for exactly the endpoints the product
+ * calls, which the official `stripe` SDK reaches by configuration (host, port, protocol). No
+ * installable Stripe emulator fits (see README.md). Form-encoded requests as the SDK sends them,
+ * Stripe's object shapes (objects.ts), error shape, `Request-Id`, `Idempotency-Key` semantics,
+ * events and signed webhooks (webhooks.ts), and the hosted Connect onboarding page a browser is sent
+ * to. Anything else answers Stripe's 404 and is logged loudly.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import qs from 'qs';
+import type Stripe from 'stripe';
+import { closeServer, escapeHtml, listen, readBody, silentLog, type Log } from '../support';
+import {
+  EXPRESS_COUNTRIES,
+  newAccount,
+  newAccountLink,
+  newCardPaymentMethod,
+  newCustomer,
+  newEvent,
+  newLoginLink,
+  newSetupIntent,
+  onboarded,
+  stripeId,
+  TEST_CARDS,
+  TEST_PAYMENT_METHOD_TOKENS,
+  type OnboardingState,
+  type TestCard,
+} from './objects';
+import {
+  DEFAULT_RETRY_DELAYS_MS,
+  WebhookSender,
+  type Delivery,
+  type ReleaseOptions,
+  type WebhookEndpoint,
+} from './webhooks';
+
+/** The API version the twin answers as (the SDK's pinned version). */
+export const TWIN_API_VERSION = '2026-10-28.endive';
+export const TWIN_SECRET_KEY = 'sk_test_twin_51MarketplaceTwinKey';
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+const ACCOUNT_LINK_TTL_MS = 300_000;
+const MAX_BODY = 1_000_000;
+
+interface LinkRecord {
+  account: string;
+  refreshUrl: string;
+  returnUrl: string;
+  expiresAt: number;
+  used: boolean;
+}
+
+interface IdempotencyRecord {
+  fingerprint: string;
+  status: number;
+  body: string;
+  at: number;
+}
+
+/** Everything the twin keeps (a JSON file for `npm start`). */
+export interface StripeState {
+  accounts: Record<string, Stripe.Account>;
+  onboarding: Record<string, OnboardingState>;
+  customers: Record<string, Stripe.Customer>;
+  paymentMethods: Record<string, Stripe.PaymentMethod>;
+  /** The test card behind each PaymentMethod (what charging it does). */
+  cards: Record<string, string>;
+  setupIntents: Record<string, Stripe.SetupIntent>;
+  events: Stripe.Event[];
+  links: Record<string, LinkRecord>;
+  idempotency: Record<string, IdempotencyRecord>;
+}
+
+const emptyState = (): StripeState => ({
+  accounts: {},
+  onboarding: {},
+  customers: {},
+  paymentMethods: {},
+  cards: {},
+  setupIntents: {},
+  events: [],
+  links: {},
+  idempotency: {},
+});
+
+export interface StripeTwinOptions {
+  port?: number;
+  secretKey?: string;
+  /** Where state is kept across restarts (npm start); memory only if omitted. */
+  persistFile?: string;
+  webhook?: WebhookEndpoint;
+  retryDelaysMs?: readonly number[];
+  now?: () => Date;
+  log?: Log;
+  /** Requests the twin does not emulate (default console.error): never silent. */
+  errorLog?: Log;
+}
+
+export interface StripeTwin {
+  /** `http://127.0.0.1:<port>`: the API and the hosted pages. */
+  url: string;
+  port: number;
+  secretKey: string;
+  /** The SDK's configuration for this twin (`new Stripe(key, twin.sdkConfig)`). */
+  sdkConfig: { host: string; port: number; protocol: 'http' };
+  state(): StripeState;
+  setWebhookEndpoint(endpoint: WebhookEndpoint | undefined): void;
+  deliveries(): readonly Delivery[];
+  /** Tests: keep webhook deliveries until `release` (duplicated, reordered). */
+  holdWebhooks(): void;
+  releaseWebhooks(options?: ReleaseOptions): void;
+  /** Resolves when every delivery under way has answered. */
+  webhooksSettled(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+class StripeError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: {
+      type: 'invalid_request_error' | 'card_error' | 'idempotency_error' | 'api_error';
+      message: string;
+      code?: string;
+      decline_code?: string;
+      param?: string;
+    },
+  ) {
+    super(body.message);
+  }
+}
+
+const missing = (kind: string, id: string, param = 'id') =>
+  new StripeError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: `No such ${kind}: '${id}'`,
+    param,
+  });
+
+const invalid = (param: string, message: string, code = 'parameter_invalid_empty') =>
+  new StripeError(400, { type: 'invalid_request_error', code, message, param });
+
+type Params = Record<string, unknown>;
+
+function str(params: Params, name: string): string | undefined {
+  const value = params[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function required(params: Params, name: string): string {
+  const value = str(params, name);
+  if (value === undefined) {
+    throw new StripeError(400, {
+      type: 'invalid_request_error',
+      code: 'parameter_missing',
+      message: `Missing required param: ${name}.`,
+      param: name,
+    });
+  }
+  return value;
+}
+
+function metadata(params: Params): Record<string, string> {
+  const value = params.metadata;
+  if (value === undefined || value === '') return {};
+  if (typeof value !== 'object' || value === null) throw invalid('metadata', 'Invalid metadata');
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([key, entry]) => [key, String(entry)]),
+  );
+}
+
+function list<T>(items: T[], url: string, params: Params): Stripe.ApiList<T> {
+  const limit = Math.min(100, Math.max(1, Number(str(params, 'limit') ?? 10)));
+  const after = str(params, 'starting_after');
+  let start = 0;
+  if (after !== undefined) {
+    start = items.findIndex((item) => (item as { id?: string }).id === after) + 1;
+  }
+  const data = items.slice(start, start + limit);
+  return { object: 'list', data, has_more: start + limit < items.length, url };
+}
+
+export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<StripeTwin> {
+  const log = options.log ?? silentLog;
+  const errorLog = options.errorLog ?? ((line: string) => console.error(line));
+  const now = options.now ?? (() => new Date());
+  const secretKey = options.secretKey ?? TWIN_SECRET_KEY;
+  let state = emptyState();
+  if (options.persistFile !== undefined && existsSync(options.persistFile)) {
+    state = {
+      ...emptyState(),
+      ...(JSON.parse(readFileSync(options.persistFile, 'utf8')) as StripeState),
+    };
+  }
+  const save = () => {
+    if (options.persistFile === undefined) return;
+    mkdirSync(path.dirname(options.persistFile), { recursive: true });
+    const temporary = `${options.persistFile}.tmp`;
+    writeFileSync(temporary, JSON.stringify(state));
+    renameSync(temporary, options.persistFile);
+  };
+  const webhooks = new WebhookSender({
+    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    now,
+    log,
+    onChange: () => undefined,
+  });
+  webhooks.setEndpoint(options.webhook);
+  let baseUrl = '';
+
+  function emit(
+    type: string,
+    object: { id?: string; object?: string },
+    request: { id: string | null; idempotency_key: string | null },
+    previousAttributes?: Record<string, unknown>,
+    account?: string,
+  ): void {
+    const event = newEvent(
+      { type, object, previousAttributes, account, request, apiVersion: TWIN_API_VERSION },
+      now(),
+    );
+    state.events.push(event);
+    webhooks.send(event);
+  }
+
+  function paymentMethodFrom(reference: string): Stripe.PaymentMethod {
+    const token = TEST_PAYMENT_METHOD_TOKENS[reference];
+    if (token !== undefined) {
+      // Like Stripe, a test token makes a new PaymentMethod each time it is used.
+      const card = TEST_CARDS[token] as TestCard;
+      const year = now().getUTCFullYear() + 3;
+      const created = newCardPaymentMethod(
+        card,
+        { expMonth: 12, expYear: year, metadata: {} },
+        now(),
+      );
+      state.paymentMethods[created.id] = created;
+      state.cards[created.id] = card.number;
+      return created;
+    }
+    const found = state.paymentMethods[reference];
+    if (!found) throw missing('PaymentMethod', reference, 'payment_method');
+    return found;
+  }
+
+  function attach(paymentMethod: Stripe.PaymentMethod, customer: string, request: RequestInfo) {
+    if (!state.customers[customer]) throw missing('customer', customer, 'customer');
+    if (paymentMethod.customer !== null && paymentMethod.customer !== customer) {
+      throw invalid(
+        'payment_method',
+        `The payment method you provided has already been attached to a customer.`,
+        'payment_method_unexpected_state',
+      );
+    }
+    if (paymentMethod.customer === customer) return paymentMethod;
+    const attached = { ...paymentMethod, customer } as Stripe.PaymentMethod;
+    state.paymentMethods[attached.id] = attached;
+    emit('payment_method.attached', attached, request.event);
+    return attached;
+  }
+
+  interface RequestInfo {
+    method: string;
+    path: string;
+    params: Params;
+    account: string | undefined;
+    event: { id: string | null; idempotency_key: string | null };
+  }
+
+  type Handler = (
+    request: RequestInfo,
+    match: RegExpMatchArray,
+  ) => { status?: number; body: unknown };
+
+  const routes: [string, RegExp, Handler][] = [
+    [
+      'POST',
+      /^\/v1\/accounts$/,
+      ({ params, event }) => {
+        const type = str(params, 'type') ?? (params.controller ? 'express' : undefined);
+        if (type !== 'express') {
+          throw invalid(
+            'type',
+            'The twin creates Express accounts only (type: express).',
+            'parameter_invalid_string',
+          );
+        }
+        const country = (str(params, 'country') ?? 'US').toUpperCase();
+        if (!EXPRESS_COUNTRIES.has(country)) {
+          throw new StripeError(400, {
+            type: 'invalid_request_error',
+            code: 'country_unsupported',
+            message: `Connected accounts in ${country} are not supported for this platform.`,
+            param: 'country',
+          });
+        }
+        const account = newAccount(
+          { country, email: str(params, 'email') ?? null, metadata: metadata(params) },
+          now(),
+        );
+        state.accounts[account.id] = account;
+        state.onboarding[account.id] = 'new';
+        emit('account.updated', account, event, undefined, account.id);
+        return { body: account };
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/accounts\/(acct_\w+)$/,
+      (_request, [, id]) => {
+        const account = state.accounts[id as string];
+        if (!account) throw missing('account', id as string, 'account');
+        return { body: account };
+      },
+    ],
+    [
+      'DELETE',
+      /^\/v1\/accounts\/(acct_\w+)$/,
+      (_request, [, id]) => {
+        if (!state.accounts[id as string]) throw missing('account', id as string, 'account');
+        Reflect.deleteProperty(state.accounts, id as string);
+        return { body: { id, object: 'account', deleted: true } };
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/account_links$/,
+      ({ params }) => {
+        const account = required(params, 'account');
+        if (!state.accounts[account]) throw missing('account', account, 'account');
+        const refreshUrl = required(params, 'refresh_url');
+        const returnUrl = required(params, 'return_url');
+        const type = required(params, 'type');
+        if (type !== 'account_onboarding' && type !== 'account_update') {
+          throw invalid(
+            'type',
+            `Invalid type: must be one of account_onboarding or account_update`,
+            'parameter_invalid_string',
+          );
+        }
+        const token = randomBytes(18).toString('base64url');
+        state.links[token] = {
+          account,
+          refreshUrl,
+          returnUrl,
+          expiresAt: now().getTime() + ACCOUNT_LINK_TTL_MS,
+          used: false,
+        };
+        return { body: newAccountLink(`${baseUrl}/setup/s/${account}/${token}`, now()) };
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/accounts\/(acct_\w+)\/login_links$/,
+      (_request, [, id]) => {
+        const account = state.accounts[id as string];
+        if (!account) throw missing('account', id as string, 'account');
+        if (!account.details_submitted) {
+          throw invalid(
+            'account',
+            'Cannot create a login link for an account that has not completed onboarding.',
+            'account_invalid',
+          );
+        }
+        return {
+          body: newLoginLink(
+            `${baseUrl}/express/${id}/${randomBytes(9).toString('base64url')}`,
+            now(),
+          ),
+        };
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/customers$/,
+      ({ params, event }) => {
+        const customer = newCustomer(
+          {
+            email: str(params, 'email') ?? null,
+            name: str(params, 'name') ?? null,
+            phone: str(params, 'phone') ?? null,
+            description: str(params, 'description') ?? null,
+            metadata: metadata(params),
+          },
+          now(),
+        );
+        state.customers[customer.id] = customer;
+        emit('customer.created', customer, event);
+        return { body: customer };
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/customers\/(cus_\w+)$/,
+      (_request, [, id]) => {
+        const customer = state.customers[id as string];
+        if (!customer) throw missing('customer', id as string);
+        return { body: customer };
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/customers\/(cus_\w+)$/,
+      ({ params, event }, [, id]) => {
+        const customer = state.customers[id as string];
+        if (!customer) throw missing('customer', id as string);
+        const settings = (params.invoice_settings ?? {}) as Params;
+        const defaultMethod = str(settings, 'default_payment_method');
+        if (
+          defaultMethod !== undefined &&
+          state.paymentMethods[defaultMethod]?.customer !== customer.id
+        ) {
+          throw invalid(
+            'invoice_settings[default_payment_method]',
+            `No such PaymentMethod: '${defaultMethod}'; It's possible this PaymentMethod exists on one of your connected accounts, in which case you should retry this request on that connected account.`,
+            'resource_missing',
+          );
+        }
+        const updated = {
+          ...customer,
+          ...(str(params, 'email') === undefined ? {} : { email: str(params, 'email') }),
+          ...(str(params, 'name') === undefined ? {} : { name: str(params, 'name') }),
+          ...(params.metadata === undefined
+            ? {}
+            : { metadata: { ...customer.metadata, ...metadata(params) } }),
+          invoice_settings: {
+            ...customer.invoice_settings,
+            ...('default_payment_method' in settings
+              ? { default_payment_method: defaultMethod ?? null }
+              : {}),
+          },
+        } as Stripe.Customer;
+        state.customers[customer.id] = updated;
+        emit('customer.updated', updated, event);
+        return { body: updated };
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/customers\/(cus_\w+)\/payment_methods$/,
+      ({ params, path: url }, [, id]) => {
+        if (!state.customers[id as string]) throw missing('customer', id as string);
+        const type = str(params, 'type');
+        const methods = Object.values(state.paymentMethods)
+          .filter(
+            (method) => method.customer === id && (type === undefined || method.type === type),
+          )
+          .sort((a, b) => b.created - a.created);
+        return { body: list(methods, url, params) };
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/payment_methods$/,
+      ({ params, path: url }) => {
+        const customer = required(params, 'customer');
+        if (!state.customers[customer]) throw missing('customer', customer, 'customer');
+        const type = str(params, 'type');
+        const methods = Object.values(state.paymentMethods)
+          .filter(
+            (method) =>
+              method.customer === customer && (type === undefined || method.type === type),
+          )
+          .sort((a, b) => b.created - a.created);
+        return { body: list(methods, url, params) };
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/payment_methods\/(pm_\w+)$/,
+      (_request, [, id]) => {
+        const method = state.paymentMethods[id as string];
+        if (!method) throw missing('PaymentMethod', id as string);
+        return { body: method };
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/payment_methods\/(pm_\w+)\/attach$/,
+      (request, [, id]) => ({
+        body: attach(
+          paymentMethodFrom(id as string),
+          required(request.params, 'customer'),
+          request,
+        ),
+      }),
+    ],
+    [
+      'POST',
+      /^\/v1\/payment_methods\/(pm_\w+)\/detach$/,
+      ({ event }, [, id]) => {
+        const method = state.paymentMethods[id as string];
+        if (!method) throw missing('PaymentMethod', id as string);
+        if (method.customer === null) {
+          throw invalid(
+            'payment_method',
+            'The payment method you provided is not attached to a customer so detachment is impossible.',
+            'payment_method_unexpected_state',
+          );
+        }
+        const previous = method.customer;
+        const detached = { ...method, customer: null } as Stripe.PaymentMethod;
+        state.paymentMethods[detached.id] = detached;
+        const owner = state.customers[previous as string];
+        if (owner?.invoice_settings.default_payment_method === detached.id) {
+          state.customers[owner.id] = {
+            ...owner,
+            invoice_settings: { ...owner.invoice_settings, default_payment_method: null },
+          } as Stripe.Customer;
+        }
+        emit('payment_method.detached', detached, event, { customer: previous });
+        return { body: detached };
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/setup_intents$/,
+      (request) => {
+        const { params, event } = request;
+        const customer = str(params, 'customer') ?? null;
+        if (customer !== null && !state.customers[customer])
+          throw missing('customer', customer, 'customer');
+        const types = params.payment_method_types;
+        const setupIntent = newSetupIntent(
+          {
+            customer,
+            paymentMethodTypes: Array.isArray(types) ? types.map(String) : ['card'],
+            usage: str(params, 'usage') === 'on_session' ? 'on_session' : 'off_session',
+            description: str(params, 'description') ?? null,
+            metadata: metadata(params),
+          },
+          now(),
+        );
+        state.setupIntents[setupIntent.id] = setupIntent;
+        emit('setup_intent.created', setupIntent, event);
+        const paymentMethod = str(params, 'payment_method');
+        if (paymentMethod !== undefined && params.confirm === 'true') {
+          return confirmSetup(setupIntent.id, paymentMethod, request);
+        }
+        if (paymentMethod !== undefined) {
+          const method = paymentMethodFrom(paymentMethod);
+          const withMethod = {
+            ...setupIntent,
+            payment_method: method.id,
+            status: 'requires_confirmation',
+          } as Stripe.SetupIntent;
+          state.setupIntents[setupIntent.id] = withMethod;
+          return { body: withMethod };
+        }
+        return { body: setupIntent };
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/setup_intents\/(seti_\w+)$/,
+      (_request, [, id]) => {
+        const setupIntent = state.setupIntents[id as string];
+        if (!setupIntent) throw missing('setup_intent', id as string, 'intent');
+        return { body: setupIntent };
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/setup_intents\/(seti_\w+)\/confirm$/,
+      (request, [, id]) => {
+        const setupIntent = state.setupIntents[id as string];
+        if (!setupIntent) throw missing('setup_intent', id as string, 'intent');
+        const paymentMethod =
+          str(request.params, 'payment_method') ?? (setupIntent.payment_method as string | null);
+        if (paymentMethod === null) {
+          throw invalid(
+            'payment_method',
+            'You cannot confirm this SetupIntent because it has no payment method.',
+            'setup_intent_unexpected_state',
+          );
+        }
+        return confirmSetup(id as string, paymentMethod, request);
+      },
+    ],
+    [
+      'POST',
+      /^\/v1\/setup_intents\/(seti_\w+)\/cancel$/,
+      ({ params, event }, [, id]) => {
+        const setupIntent = state.setupIntents[id as string];
+        if (!setupIntent) throw missing('setup_intent', id as string, 'intent');
+        if (setupIntent.status === 'succeeded' || setupIntent.status === 'canceled') {
+          throw invalid(
+            'intent',
+            `You cannot cancel this SetupIntent because it has a status of ${setupIntent.status}.`,
+            'setup_intent_unexpected_state',
+          );
+        }
+        const canceled = {
+          ...setupIntent,
+          status: 'canceled',
+          cancellation_reason: str(params, 'cancellation_reason') ?? null,
+        } as Stripe.SetupIntent;
+        state.setupIntents[canceled.id] = canceled;
+        emit('setup_intent.canceled', canceled, event);
+        return { body: canceled };
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/events\/(evt_\w+)$/,
+      (_request, [, id]) => {
+        const event = state.events.find((entry) => entry.id === id);
+        if (!event) throw missing('event', id as string);
+        return { body: event };
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/events$/,
+      ({ params, path: url }) => {
+        const type = str(params, 'type');
+        const events = state.events
+          .filter((event) => type === undefined || event.type === type)
+          .slice()
+          .reverse();
+        return { body: list(events, url, params) };
+      },
+    ],
+  ];
+
+  function confirmSetup(id: string, reference: string, request: RequestInfo) {
+    const setupIntent = state.setupIntents[id] as Stripe.SetupIntent;
+    if (setupIntent.status === 'succeeded' || setupIntent.status === 'canceled') {
+      throw invalid(
+        'intent',
+        `You cannot confirm this SetupIntent because it has a status of ${setupIntent.status}.`,
+        'setup_intent_unexpected_state',
+      );
+    }
+    const method = paymentMethodFrom(reference);
+    const card = TEST_CARDS[state.cards[method.id] ?? ''];
+    if (card?.behaviour === 'declined' || card?.behaviour === 'insufficient_funds') {
+      const declineCode = card.behaviour === 'declined' ? 'generic_decline' : 'insufficient_funds';
+      const failed = {
+        ...setupIntent,
+        payment_method: null,
+        status: 'requires_payment_method',
+        last_setup_error: {
+          type: 'card_error',
+          code: 'card_declined',
+          decline_code: declineCode,
+          message: 'Your card was declined.',
+          payment_method: method,
+        },
+      } as unknown as Stripe.SetupIntent;
+      state.setupIntents[id] = failed;
+      emit('setup_intent.setup_failed', failed, request.event);
+      throw new StripeError(402, {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: declineCode,
+        message: 'Your card was declined.',
+      });
+    }
+    if (card?.behaviour === 'authentication') {
+      const waiting = {
+        ...setupIntent,
+        payment_method: method.id,
+        status: 'requires_action',
+        next_action: {
+          type: 'redirect_to_url',
+          redirect_to_url: { url: `${baseUrl}/authenticate/${id}`, return_url: null },
+        },
+      } as unknown as Stripe.SetupIntent;
+      state.setupIntents[id] = waiting;
+      return { body: waiting };
+    }
+    if (setupIntent.customer !== null) attach(method, setupIntent.customer as string, request);
+    const succeeded = {
+      ...setupIntent,
+      payment_method: method.id,
+      status: 'succeeded',
+      last_setup_error: null,
+      next_action: null,
+    } as Stripe.SetupIntent;
+    state.setupIntents[id] = succeeded;
+    emit('setup_intent.succeeded', succeeded, request.event);
+    return { body: succeeded };
+  }
+
+  function send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    requestId: string,
+    extra: Record<string, string> = {},
+  ) {
+    const text = JSON.stringify(body, null, 2);
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': requestId,
+      'stripe-version': TWIN_API_VERSION,
+      'content-length': Buffer.byteLength(text),
+      ...extra,
+    });
+    res.end(text);
+  }
+
+  function sendError(res: ServerResponse, error: StripeError, requestId: string) {
+    send(
+      res,
+      error.status,
+      { error: { ...error.body, request_log_url: `${baseUrl}/dev/requests/${requestId}` } },
+      requestId,
+    );
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const requestId = stripeId('req', 14);
+    const method = req.method ?? 'GET';
+    const raw = (await readBody(req, MAX_BODY)) ?? Buffer.alloc(0);
+    const authorization = req.headers.authorization ?? '';
+    const key = authorization.startsWith('Bearer ') ? authorization.slice(7) : undefined;
+    if (key === undefined || key === '') {
+      sendError(
+        res,
+        new StripeError(401, {
+          type: 'invalid_request_error',
+          message:
+            "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+        }),
+        requestId,
+      );
+      return;
+    }
+    if (key !== secretKey) {
+      sendError(
+        res,
+        new StripeError(401, {
+          type: 'invalid_request_error',
+          code: 'api_key_invalid',
+          message: `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`,
+        }),
+        requestId,
+      );
+      return;
+    }
+    const params = {
+      ...(qs.parse(url.search.slice(1)) as Params),
+      ...(qs.parse(raw.toString('utf8')) as Params),
+    };
+    const account =
+      typeof req.headers['stripe-account'] === 'string' ? req.headers['stripe-account'] : undefined;
+    if (account !== undefined && !state.accounts[account]) {
+      sendError(
+        res,
+        new StripeError(403, {
+          type: 'invalid_request_error',
+          code: 'account_invalid',
+          message: `The provided key '${key.slice(0, 8)}…' does not have access to account '${account}' (or that account does not exist). Application access may have been revoked.`,
+        }),
+        requestId,
+      );
+      return;
+    }
+    const idempotencyKey =
+      typeof req.headers['idempotency-key'] === 'string'
+        ? req.headers['idempotency-key']
+        : undefined;
+    const fingerprint = createHash('sha256')
+      .update(`${method} ${url.pathname} ${account ?? ''} ${raw.toString('utf8')}`)
+      .digest('hex');
+    const now_ = now().getTime();
+    for (const [saved, record] of Object.entries(state.idempotency)) {
+      if (now_ - record.at > IDEMPOTENCY_TTL_MS) Reflect.deleteProperty(state.idempotency, saved);
+    }
+    if (method === 'POST' && idempotencyKey !== undefined) {
+      const saved = state.idempotency[idempotencyKey];
+      if (saved !== undefined) {
+        if (saved.fingerprint !== fingerprint) {
+          sendError(
+            res,
+            new StripeError(400, {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+            }),
+            requestId,
+          );
+          return;
+        }
+        res.writeHead(saved.status, {
+          'content-type': 'application/json',
+          'request-id': requestId,
+          'stripe-version': TWIN_API_VERSION,
+          'idempotent-replayed': 'true',
+          'original-request': saved.body.match(/"id": "(req_\w+)"/)?.[1] ?? requestId,
+        });
+        res.end(saved.body);
+        return;
+      }
+    }
+    const route = routes.find(([verb, pattern]) => verb === method && pattern.test(url.pathname));
+    let status: number;
+    let body: unknown;
+    if (route === undefined) {
+      errorLog(`[stripe] NOT EMULATED: ${method} ${url.pathname} — the twin answers Stripe's 404`);
+      status = 404;
+      body = {
+        error: {
+          type: 'invalid_request_error',
+          message: `Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+        },
+      };
+    } else {
+      try {
+        const answer = route[2](
+          {
+            method,
+            path: url.pathname,
+            params,
+            account,
+            event: {
+              id: method === 'POST' ? requestId : null,
+              idempotency_key: idempotencyKey ?? null,
+            },
+          },
+          url.pathname.match(route[1]) as RegExpMatchArray,
+        );
+        status = answer.status ?? 200;
+        body = answer.body;
+      } catch (error) {
+        if (!(error instanceof StripeError)) throw error;
+        status = error.status;
+        body = {
+          error: { ...error.body, request_log_url: `${baseUrl}/dev/requests/${requestId}` },
+        };
+      }
+    }
+    const text = JSON.stringify(body, null, 2);
+    // Stripe keeps the answer of a key for 24 h, errors from our side included (not 5xx).
+    if (method === 'POST' && idempotencyKey !== undefined && status < 500) {
+      state.idempotency[idempotencyKey] = { fingerprint, status, body: text, at: now_ };
+    }
+    if (method !== 'GET') save();
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': requestId,
+      'stripe-version': TWIN_API_VERSION,
+      'content-length': Buffer.byteLength(text),
+      ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+    });
+    res.end(text);
+    log(`[stripe] ${method} ${url.pathname} ${status}`);
+  }
+
+  function html(res: ServerResponse, status: number, title: string, body: string) {
+    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;background:#f6f9fc;color:#1a1f36}main{max-width:440px;margin:0 auto;padding:32px 20px}h1{font-size:22px}.card{background:#fff;border-radius:8px;padding:20px;box-shadow:0 1px 3px rgba(0,0,0,.12);margin:16px 0}button{display:block;width:100%;margin:10px 0;padding:12px;font-size:16px;border-radius:6px;border:1px solid #635bff;background:#fff;color:#635bff;cursor:pointer}button.primary{background:#635bff;color:#fff}dt{color:#697386;font-size:13px}dd{margin:0 0 10px}.note{color:#697386;font-size:13px}</style></head><body><main>${body}</main></body></html>`;
+    res.writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-length': Buffer.byteLength(page),
+    });
+    res.end(page);
+  }
+
+  function redirect(res: ServerResponse, location: string) {
+    res.writeHead(303, { location, 'cache-control': 'no-store' });
+    res.end();
+  }
+
+  /** The hosted Connect onboarding page an account link opens (single use, 5 minutes). */
+  async function onboardingPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    account: string,
+    token: string,
+  ) {
+    const link = state.links[token];
+    if (!link || link.account !== account) {
+      html(
+        res,
+        404,
+        'Link not found',
+        '<h1>This link is not valid</h1><p>Ask the platform for a new one.</p>',
+      );
+      return;
+    }
+    if (req.method === 'GET') {
+      if (link.used || now().getTime() > link.expiresAt) {
+        // Stripe sends an expired or reused link to the platform's refresh URL.
+        redirect(res, link.refreshUrl);
+        return;
+      }
+      const stored = state.accounts[account];
+      html(
+        res,
+        200,
+        'Stripe Express onboarding (twin)',
+        `<h1>Set up payouts</h1>
+<p class="note">Local Stripe twin: Connect Express onboarding with Stripe's test data.</p>
+<div class="card"><dl><dt>Account</dt><dd>${escapeHtml(account)}</dd><dt>Country</dt><dd>${escapeHtml(stored?.country ?? '')}</dd><dt>E-mail</dt><dd>${escapeHtml(stored?.email ?? 'test@example.com')}</dd><dt>Date of birth</dt><dd>1901-01-01 (test)</dd><dt>Bank account</dt><dd>000123456789 (test)</dd></dl></div>
+<form method="post"><button class="primary" name="choice" value="complete">Submit: verified</button><button name="choice" value="documents_due">Submit, leaving an identity document due</button><button name="choice" value="pending_verification">Submit: verification pending</button><button name="choice" value="leave">Leave without submitting</button></form>`,
+      );
+      return;
+    }
+    if (req.method !== 'POST') {
+      html(res, 405, 'Method not allowed', '<h1>Method not allowed</h1>');
+      return;
+    }
+    const form = qs.parse(
+      ((await readBody(req, MAX_BODY)) ?? Buffer.alloc(0)).toString('utf8'),
+    ) as Params;
+    const choice = str(form, 'choice');
+    if (link.used || now().getTime() > link.expiresAt) {
+      redirect(res, link.refreshUrl);
+      return;
+    }
+    link.used = true;
+    const current = state.accounts[account];
+    if (
+      current &&
+      (choice === 'complete' || choice === 'documents_due' || choice === 'pending_verification')
+    ) {
+      const next = onboarded(current, choice, now());
+      state.accounts[account] = next;
+      state.onboarding[account] = choice;
+      emit(
+        'account.updated',
+        next,
+        { id: null, idempotency_key: null },
+        {
+          charges_enabled: current.charges_enabled,
+          details_submitted: current.details_submitted,
+          payouts_enabled: current.payouts_enabled,
+          requirements: current.requirements,
+        },
+        account,
+      );
+    }
+    save();
+    redirect(res, link.returnUrl);
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://twin');
+    const run = async () => {
+      if (url.pathname.startsWith('/v1/')) return api(req, res, url);
+      const onboarding = url.pathname.match(/^\/setup\/s\/(acct_\w+)\/([\w-]+)$/);
+      if (onboarding)
+        return onboardingPage(req, res, onboarding[1] as string, onboarding[2] as string);
+      const express = url.pathname.match(/^\/express\/(acct_\w+)\/[\w-]+$/);
+      if (express) {
+        const account = state.accounts[express[1] as string];
+        if (!account) return html(res, 404, 'Not found', '<h1>Account not found</h1>');
+        return html(
+          res,
+          200,
+          'Stripe Express dashboard (twin)',
+          `<h1>Express dashboard</h1><p class="note">Local Stripe twin.</p><div class="card"><dl><dt>Account</dt><dd>${escapeHtml(account.id)}</dd><dt>Payouts</dt><dd>${account.payouts_enabled ? 'enabled' : 'not enabled'}</dd><dt>Payments</dt><dd>${account.charges_enabled ? 'enabled' : 'not enabled'}</dd></dl></div>`,
+        );
+      }
+      errorLog(`[stripe] NOT EMULATED: ${req.method ?? '?'} ${url.pathname}`);
+      return html(res, 404, 'Not found', '<h1>Not found</h1>');
+    };
+    run().catch((error: unknown) => {
+      errorLog(
+        `[stripe] failure on ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`,
+      );
+      if (!res.headersSent)
+        send(
+          res,
+          500,
+          { error: { type: 'api_error', message: 'An unknown error occurred' } },
+          stripeId('req', 14),
+        );
+      else res.destroy();
+    });
+  });
+
+  const port = await listen(server, options.port ?? 0);
+  baseUrl = `http://127.0.0.1:${port}`;
+  log(`[stripe] twin on ${baseUrl}`);
+  return {
+    url: baseUrl,
+    port,
+    secretKey,
+    sdkConfig: { host: '127.0.0.1', port, protocol: 'http' },
+    state: () => state,
+    setWebhookEndpoint: (endpoint) => webhooks.setEndpoint(endpoint),
+    deliveries: () => webhooks.deliveries,
+    holdWebhooks: () => webhooks.hold(),
+    releaseWebhooks: (release) => webhooks.release(release),
+    webhooksSettled: () => webhooks.settled(),
+    stop: async () => {
+      webhooks.stop();
+      await closeServer(server);
+    },
+  };
+}

@@ -1,0 +1,417 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeServer, listen, readBody, REPO_ROOT } from '../support';
+import { startStripeTwin, type StripeTwin } from './server';
+
+/*
+ * The Stripe twin driven by the official `stripe` SDK, pointed at it by configuration only, as the
+ * product's functions will be.
+ */
+let twin: StripeTwin;
+let stripe: Stripe;
+const notEmulated: string[] = [];
+
+beforeAll(async () => {
+  twin = await startStripeTwin({
+    errorLog: (line) => notEmulated.push(line),
+    retryDelaysMs: [20, 40],
+  });
+  stripe = new Stripe(twin.secretKey, { ...twin.sdkConfig, maxNetworkRetries: 0 });
+});
+
+afterAll(async () => {
+  await twin.stop();
+});
+
+async function onboard(accountId: string, choice: string) {
+  const link = await stripe.accountLinks.create({
+    account: accountId,
+    type: 'account_onboarding',
+    refresh_url: 'http://app.example/stripe/payment/refresh',
+    return_url: 'http://app.example/stripe/onboarding/minter',
+  });
+  const page = await fetch(link.url);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('Set up payouts');
+  const submitted = await fetch(link.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `choice=${choice}`,
+    redirect: 'manual',
+  });
+  expect(submitted.status).toBe(303);
+  expect(submitted.headers.get('location')).toBe('http://app.example/stripe/onboarding/minter');
+  return link;
+}
+
+describe('Connect Express accounts', () => {
+  it('creates an account that must onboard, and onboarding on the hosted page completes it', async () => {
+    const account = await stripe.accounts.create({
+      type: 'express',
+      country: 'GB',
+      email: 'seller@example.com',
+      capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+      metadata: { userId: 'u1' },
+    });
+    expect(account.id).toMatch(/^acct_/);
+    expect(account.charges_enabled).toBe(false);
+    expect(account.details_submitted).toBe(false);
+    expect(account.default_currency).toBe('gbp');
+    expect(account.requirements?.currently_due).toContain('external_account');
+    expect(account.metadata).toEqual({ userId: 'u1' });
+
+    const link = await onboard(account.id, 'complete');
+    const done = await stripe.accounts.retrieve(account.id);
+    expect(done.charges_enabled).toBe(true);
+    expect(done.payouts_enabled).toBe(true);
+    expect(done.details_submitted).toBe(true);
+    expect(done.requirements?.currently_due).toEqual([]);
+
+    // An account link is single use: opened again, it sends the browser to the refresh URL.
+    const again = await fetch(link.url, { redirect: 'manual' });
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('http://app.example/stripe/payment/refresh');
+
+    const updates = await stripe.events.list({ type: 'account.updated', limit: 100 });
+    const last = updates.data.find(
+      (event) => (event.data.object as Stripe.Account).id === account.id,
+    );
+    expect((last?.data.object as Stripe.Account).charges_enabled).toBe(true);
+    expect(last?.data.previous_attributes).toMatchObject({ charges_enabled: false });
+    expect(last?.account).toBe(account.id);
+
+    const login = await stripe.accounts.createLoginLink(account.id);
+    expect((await fetch(login.url)).status).toBe(200);
+    expect(await stripe.accounts.del(account.id)).toEqual({
+      id: account.id,
+      object: 'account',
+      deleted: true,
+    });
+  });
+
+  it('leaves documents due, or verification pending, as the page is answered', async () => {
+    const due = await stripe.accounts.create({ type: 'express', country: 'ES' });
+    await onboard(due.id, 'documents_due');
+    const dueNow = await stripe.accounts.retrieve(due.id);
+    expect(dueNow.details_submitted).toBe(true);
+    expect(dueNow.charges_enabled).toBe(false);
+    expect(dueNow.requirements?.currently_due).toEqual(['individual.verification.document']);
+
+    const pending = await stripe.accounts.create({ type: 'express', country: 'US' });
+    await onboard(pending.id, 'pending_verification');
+    const pendingNow = await stripe.accounts.retrieve(pending.id);
+    expect(pendingNow.requirements?.currently_due).toEqual([]);
+    expect(pendingNow.requirements?.pending_verification).toEqual([
+      'individual.verification.document',
+    ]);
+    expect(pendingNow.charges_enabled).toBe(false);
+  });
+
+  it("refuses a country Express does not serve, and a login link before onboarding, in Stripe's error shape", async () => {
+    const unsupported = await stripe.accounts
+      .create({ type: 'express', country: 'KP' })
+      .catch((error: unknown) => error);
+    expect(unsupported).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(unsupported).toMatchObject({
+      code: 'country_unsupported',
+      param: 'country',
+      statusCode: 400,
+    });
+    expect((unsupported as Stripe.errors.StripeError).requestId).toMatch(/^req_/);
+
+    const fresh = await stripe.accounts.create({ type: 'express', country: 'FR' });
+    await expect(stripe.accounts.createLoginLink(fresh.id)).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      statusCode: 400,
+    });
+  });
+});
+
+describe('customers, saved cards and setup intents', () => {
+  it('saves a test card through a SetupIntent, lists it, makes it the default and detaches it', async () => {
+    const customer = await stripe.customers.create({
+      email: 'buyer@example.com',
+      metadata: { userId: 'b1' },
+    });
+    const setupIntent = await stripe.setupIntents.create({
+      customer: customer.id,
+      usage: 'off_session',
+    });
+    expect(setupIntent.status).toBe('requires_payment_method');
+    expect(setupIntent.client_secret).toMatch(new RegExp(`^${setupIntent.id}_secret_`));
+
+    const confirmed = await stripe.setupIntents.confirm(setupIntent.id, {
+      payment_method: 'pm_card_visa',
+    });
+    expect(confirmed.status).toBe('succeeded');
+    const cards = await stripe.customers.listPaymentMethods(customer.id, { type: 'card' });
+    expect(cards.data).toHaveLength(1);
+    const card = cards.data[0] as Stripe.PaymentMethod;
+    expect(card.id).toBe(confirmed.payment_method);
+    expect(card.card).toMatchObject({ brand: 'visa', last4: '4242', funding: 'credit' });
+    expect(card.customer).toBe(customer.id);
+
+    const withDefault = await stripe.customers.update(customer.id, {
+      invoice_settings: { default_payment_method: card.id },
+    });
+    expect(withDefault.invoice_settings.default_payment_method).toBe(card.id);
+
+    const detached = await stripe.paymentMethods.detach(card.id);
+    expect(detached.customer).toBeNull();
+    expect((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({
+      invoice_settings: { default_payment_method: null },
+    });
+    expect(
+      (await stripe.paymentMethods.list({ customer: customer.id, type: 'card' })).data,
+    ).toEqual([]);
+    const events = await stripe.events.list({ type: 'payment_method.detached', limit: 5 });
+    expect(events.data[0]?.data.previous_attributes).toEqual({ customer: customer.id });
+  });
+
+  it("declines Stripe's declined test cards as a card error, and asks for authentication for 3155", async () => {
+    const customer = await stripe.customers.create({});
+    const declined = await stripe.setupIntents
+      .create({ customer: customer.id, payment_method: 'pm_card_chargeDeclined', confirm: true })
+      .catch((error: unknown) => error);
+    expect(declined).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(declined).toMatchObject({
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+      statusCode: 402,
+    });
+
+    const intent = await stripe.setupIntents.create({ customer: customer.id });
+    const insufficient = await stripe.setupIntents
+      .confirm(intent.id, { payment_method: 'pm_card_chargeDeclinedInsufficientFunds' })
+      .catch((error: unknown) => error);
+    expect(insufficient).toMatchObject({ decline_code: 'insufficient_funds' });
+    expect((await stripe.setupIntents.retrieve(intent.id)).last_setup_error).toMatchObject({
+      code: 'card_declined',
+    });
+
+    const authentication = await stripe.setupIntents.create({
+      customer: customer.id,
+      payment_method: 'pm_card_authenticationRequired',
+      confirm: true,
+    });
+    expect(authentication.status).toBe('requires_action');
+    expect(authentication.next_action?.type).toBe('redirect_to_url');
+  });
+});
+
+describe("Stripe's request semantics", () => {
+  it('answers an unknown object 404 resource_missing with a request id', async () => {
+    const error = await stripe.customers.retrieve('cus_nothere').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(error).toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'id' });
+    expect((error as Stripe.errors.StripeError).message).toBe("No such customer: 'cus_nothere'");
+  });
+
+  it('answers what it does not emulate with Stripe 404 and says so loudly', async () => {
+    notEmulated.length = 0;
+    const error = await stripe.coupons.list().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ statusCode: 404 });
+    expect((error as Error).message).toMatch(/^Unrecognized request URL \(GET: \/v1\/coupons\)/);
+    expect(notEmulated.some((line) => line.includes('NOT EMULATED: GET /v1/coupons'))).toBe(true);
+  });
+
+  it('refuses a wrong or missing key', async () => {
+    const wrong = new Stripe('sk_test_wrong_key_0000', { ...twin.sdkConfig, maxNetworkRetries: 0 });
+    await expect(wrong.customers.list()).rejects.toBeInstanceOf(
+      Stripe.errors.StripeAuthenticationError,
+    );
+    const response = await fetch(`${twin.url}/v1/customers`);
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { type: string } }).error.type).toBe(
+      'invalid_request_error',
+    );
+  });
+
+  it('replays an Idempotency-Key with the same parameters, refuses it with others', async () => {
+    const key = `key-${Date.now()}`;
+    const first = await stripe.customers.create(
+      { email: 'once@example.com' },
+      { idempotencyKey: key },
+    );
+    const again = await stripe.customers.create(
+      { email: 'once@example.com' },
+      { idempotencyKey: key },
+    );
+    expect(again.id).toBe(first.id);
+    expect(again.lastResponse.headers['idempotent-replayed']).toBe('true');
+    const other = await stripe.customers
+      .create({ email: 'other@example.com' }, { idempotencyKey: key })
+      .catch((error: unknown) => error);
+    expect(other).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+    expect(
+      Object.values(twin.state().customers).filter((c) => c.email === 'once@example.com'),
+    ).toHaveLength(1);
+  });
+});
+
+describe('webhooks', () => {
+  let endpoint: Server;
+  let endpointUrl: string;
+  const received: { signature: string; body: string }[] = [];
+  let failuresLeft = 0;
+  const secret = 'whsec_twin_test_secret';
+
+  beforeAll(async () => {
+    endpoint = createServer((req, res) => {
+      void readBody(req, 1_000_000).then((body) => {
+        if (failuresLeft > 0) {
+          failuresLeft -= 1;
+          res.writeHead(500).end();
+          return;
+        }
+        received.push({ signature: String(req.headers['stripe-signature']), body: String(body) });
+        res.writeHead(200).end();
+      });
+    });
+    endpointUrl = `http://127.0.0.1:${await listen(endpoint, 0)}/api/payment-gateway/webhook`;
+    twin.setWebhookEndpoint({ url: endpointUrl, secret });
+  });
+
+  afterEach(() => {
+    received.length = 0;
+  });
+
+  afterAll(async () => {
+    twin.setWebhookEndpoint(undefined);
+    await closeServer(endpoint);
+  });
+
+  it('signs every event as Stripe does: the SDK verifies it, and refuses a tampered one', async () => {
+    const customer = await stripe.customers.create({ email: 'hook@example.com' });
+    await twin.webhooksSettled();
+    const delivery = received.find((entry) => entry.body.includes(customer.id));
+    expect(delivery).toBeDefined();
+    const event = stripe.webhooks.constructEvent(
+      delivery?.body ?? '',
+      delivery?.signature ?? '',
+      secret,
+      300,
+    );
+    expect(event.type).toBe('customer.created');
+    expect((event.data.object as Stripe.Customer).id).toBe(customer.id);
+    expect(() =>
+      stripe.webhooks.constructEvent(
+        (delivery?.body ?? '').replace('hook@example.com', 'evil@example.com'),
+        delivery?.signature ?? '',
+        secret,
+      ),
+    ).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() =>
+      stripe.webhooks.constructEvent(
+        delivery?.body ?? '',
+        delivery?.signature ?? '',
+        'whsec_wrong',
+      ),
+    ).toThrow(Stripe.errors.StripeSignatureVerificationError);
+  });
+
+  it('retries a failing endpoint with backoff until it answers 2xx', async () => {
+    failuresLeft = 2;
+    const customer = await stripe.customers.create({ email: 'retry@example.com' });
+    await expect
+      .poll(() => received.some((entry) => entry.body.includes(customer.id)), { timeout: 2_000 })
+      .toBe(true);
+    const record = twin
+      .deliveries()
+      .find((entry) => entry.status === 'delivered' && entry.attempts === 3);
+    expect(record?.type).toBe('customer.created');
+  });
+
+  it('a test can hold deliveries and release them three times each, shuffled', async () => {
+    twin.holdWebhooks();
+    const a = await stripe.customers.create({ email: 'a@example.com' });
+    const b = await stripe.customers.create({ email: 'b@example.com' });
+    expect(received).toEqual([]);
+    twin.releaseWebhooks({ copies: 3, order: 'shuffled' });
+    await twin.webhooksSettled();
+    const ids = received.map(
+      (entry) => (JSON.parse(entry.body) as { data: { object: { id: string } } }).data.object.id,
+    );
+    expect(ids.filter((id) => id === a.id)).toHaveLength(3);
+    expect(ids.filter((id) => id === b.id)).toHaveLength(3);
+  });
+});
+
+/*
+ * The contract: every object type the twin returns has the keys of Stripe's published example of
+ * it (../shared/reference/stripe/fixtures3.json), and where both have a value, the same JSON type,
+ * nested objects compared the same way. A null of ours stands for a nullable field.
+ */
+describe("the twin's objects against Stripe's fixtures", () => {
+  const fixtures = (
+    JSON.parse(
+      readFileSync(
+        path.join(REPO_ROOT, '..', 'shared', 'reference', 'stripe', 'fixtures3.json'),
+        'utf8',
+      ),
+    ) as { resources: Record<string, unknown> }
+  ).resources;
+
+  const kind = (value: unknown) =>
+    value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
+  function differences(fixture: unknown, ours: unknown, at: string): string[] {
+    if (fixture === null || ours === null) return [];
+    if (kind(fixture) !== kind(ours)) return [`${at}: ${kind(ours)}, Stripe's is ${kind(fixture)}`];
+    if (kind(fixture) !== 'object') return [];
+    const found: string[] = [];
+    for (const [key, value] of Object.entries(fixture as Record<string, unknown>)) {
+      if (!(key in (ours as Record<string, unknown>))) {
+        found.push(`${at}.${key}: missing`);
+        continue;
+      }
+      // Maps keyed by the user (metadata), and an event's object (Stripe's example is a plan; each
+      // object type is compared with its own fixture here) are free.
+      if (key === 'metadata' || key === 'previous_attributes') continue;
+      if (at === 'event.data' && key === 'object') continue;
+      found.push(...differences(value, (ours as Record<string, unknown>)[key], `${at}.${key}`));
+    }
+    return found;
+  }
+
+  it('accounts, links, customers, payment methods, setup intents and events have Stripe’s shapes', async () => {
+    const account = await stripe.accounts.create({ type: 'express', country: 'US' });
+    const link = await stripe.accountLinks.create({
+      account: account.id,
+      type: 'account_onboarding',
+      refresh_url: 'http://app.example/r',
+      return_url: 'http://app.example/s',
+    });
+    await onboard(account.id, 'complete');
+    const login = await stripe.accounts.createLoginLink(account.id);
+    const customer = await stripe.customers.create({ email: 'shape@example.com' });
+    const setupIntent = await stripe.setupIntents.create({
+      customer: customer.id,
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const paymentMethod = await stripe.paymentMethods.retrieve(
+      setupIntent.payment_method as string,
+    );
+    const event = (await stripe.events.list({ limit: 1 })).data[0];
+    const deleted = await stripe.accounts.del(account.id);
+    const objects: Record<string, unknown> = {
+      account: await stripe.accounts.retrieve(account.id).catch(() => account),
+      account_link: link,
+      login_link: login,
+      customer,
+      setup_intent: setupIntent,
+      payment_method: paymentMethod,
+      event,
+      deleted_account: deleted,
+    };
+    const strip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+    for (const [name, ours] of Object.entries(objects)) {
+      const { lastResponse: _ignored, ...plain } = ours as { lastResponse?: unknown };
+      expect(differences(fixtures[name], strip(plain), name), name).toEqual([]);
+    }
+  });
+});

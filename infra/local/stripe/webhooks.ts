@@ -1,0 +1,174 @@
+/**
+ * Webhook deliveries of the Stripe twin: each event POSTed to the endpoint as Stripe sends it
+ * (the event as JSON, `Stripe-Signature: t=<unix>,v1=<HMAC-SHA256 of "<t>.<payload>" with the
+ * endpoint secret>`), retried with backoff until a 2xx. Tests can hold deliveries and release them
+ * duplicated and reordered, as Stripe may deliver them.
+ */
+import { createHmac } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { Log } from '../support';
+
+/** `Stripe-Signature` for `payload` sent at `timestamp` (seconds), as Stripe computes it. */
+export function signatureHeader(payload: string, secret: string, timestamp: number): string {
+  const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex');
+  return `t=${timestamp},v1=${signature}`;
+}
+
+export interface Delivery {
+  eventId: string;
+  type: string;
+  attempts: number;
+  /** `delivered` after a 2xx; `failed` after the last retry; `pending` in between or while held. */
+  status: 'pending' | 'delivered' | 'failed';
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+export interface WebhookEndpoint {
+  url: string;
+  secret: string;
+}
+
+export interface ReleaseOptions {
+  /** How the held events go out: as they were sent, reversed, or shuffled. */
+  order?: 'sent' | 'reversed' | 'shuffled';
+  /** Each held event is delivered this many times (Stripe may deliver an event more than once). */
+  copies?: number;
+}
+
+/** Delays before the 2nd, 3rd… attempt (Stripe retries for up to three days). */
+export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000, 3_600_000];
+
+export class WebhookSender {
+  private endpoint: WebhookEndpoint | undefined;
+  private held: Stripe.Event[] | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  readonly deliveries: Delivery[] = [];
+
+  constructor(
+    private readonly options: {
+      retryDelaysMs: readonly number[];
+      now: () => Date;
+      log: Log;
+      onChange: () => void;
+    },
+  ) {}
+
+  setEndpoint(endpoint: WebhookEndpoint | undefined): void {
+    this.endpoint = endpoint;
+  }
+
+  get endpointUrl(): string | undefined {
+    return this.endpoint?.url;
+  }
+
+  /** Sends `event` now (or keeps it while deliveries are held). */
+  send(event: Stripe.Event): void {
+    if (this.endpoint === undefined) return;
+    if (this.held !== null) {
+      this.held.push(event);
+      return;
+    }
+    this.deliver(event);
+  }
+
+  /** Keeps every event from now on until `release`. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Sends the held events, in `order`, `copies` times each, and stops holding. */
+  release(options: ReleaseOptions = {}): void {
+    const events = this.held ?? [];
+    this.held = null;
+    const copies = Math.max(1, options.copies ?? 1);
+    let batch = events.flatMap((event) => Array.from({ length: copies }, () => event));
+    if (options.order === 'reversed') batch = batch.reverse();
+    if (options.order === 'shuffled') {
+      for (let i = batch.length - 1; i > 0; i -= 1) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [batch[i], batch[j]] = [batch[j] as Stripe.Event, batch[i] as Stripe.Event];
+      }
+    }
+    for (const event of batch) this.deliver(event);
+  }
+
+  /** Resolves once every delivery under way has answered (retries waiting on a timer excluded). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private deliver(event: Stripe.Event): void {
+    const record: Delivery = {
+      eventId: event.id,
+      type: event.type,
+      attempts: 0,
+      status: 'pending',
+      lastStatus: null,
+      lastError: null,
+      deliveredAt: null,
+    };
+    this.deliveries.push(record);
+    this.attempt(event, record);
+  }
+
+  private attempt(event: Stripe.Event, record: Delivery): void {
+    const endpoint = this.endpoint;
+    if (endpoint === undefined) return;
+    const payload = JSON.stringify(event, null, 2);
+    const timestamp = Math.floor(this.options.now().getTime() / 1000);
+    const run = (async () => {
+      record.attempts += 1;
+      try {
+        const response = await fetch(endpoint.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+            'stripe-signature': signatureHeader(payload, endpoint.secret, timestamp),
+          },
+          body: payload,
+          signal: AbortSignal.timeout(30_000),
+        });
+        await response.arrayBuffer();
+        record.lastStatus = response.status;
+        record.lastError = null;
+        if (response.ok) {
+          record.status = 'delivered';
+          record.deliveredAt = this.options.now().toISOString();
+        }
+      } catch (error) {
+        record.lastStatus = null;
+        record.lastError = error instanceof Error ? error.message : String(error);
+      }
+      if (record.status !== 'delivered') this.retry(event, record);
+      this.options.onChange();
+    })();
+    this.inFlight.add(run);
+    void run.finally(() => this.inFlight.delete(run));
+  }
+
+  private retry(event: Stripe.Event, record: Delivery): void {
+    const delay = this.options.retryDelaysMs[record.attempts - 1];
+    if (delay === undefined) {
+      record.status = 'failed';
+      this.options.log(
+        `[stripe] webhook ${event.type} ${event.id} failed after ${record.attempts} attempts (last: ${record.lastStatus ?? record.lastError})`,
+      );
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.attempt(event, record);
+    }, delay);
+    timer.unref();
+    this.timers.add(timer);
+  }
+}
