@@ -111,6 +111,7 @@ export async function start(options: { dataDir?: string; log?: Log } = {}): Prom
     await assertPortFree(DEV_PORTS.outbox, 'e-mail/SMS outbox');
     await assertPortFree(DEV_PORTS.ws, 'WebSocket gateway');
     await assertPortFree(DEV_PORTS.sfn, 'workflow runner (Step Functions)');
+    await assertPortFree(DEV_PORTS.stripe, 'Stripe twin');
 
     if (existsSync(path.join(WEB_DIR, 'vite.config.ts'))) {
       const reason = webBuildReason();
@@ -168,6 +169,7 @@ export async function start(options: { dataDir?: string; log?: Log } = {}): Prom
         `  S3            ${twin.urls.s3}`,
         `  SES/SNS       ${twin.urls.outbox}`,
         `  Step Fns      ${twin.urls.sfn}`,
+        `  Stripe        ${twin.urls.stripe}  (twin: API and hosted onboarding pages)`,
         `  Data          ${dataDir}  (reset: stop, then rm -rf .data)`,
         '',
         `  Ready in ${twin.timings.startMs} ms. Press Ctrl-C to stop.`,

@@ -1,4 +1,5 @@
 import { DescribeExecutionCommand, ListStateMachinesCommand, SFNClient } from '@aws-sdk/client-sfn';
+import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { twin } from './test/twin-context';
@@ -22,6 +23,23 @@ describe('the twin', () => {
       SFN_ENDPOINT: context.urls.sfn,
       AWS_ENDPOINT_URL_SESV2: context.urls.outbox,
       AWS_ENDPOINT_URL_SNS: context.urls.outbox,
+    });
+  });
+
+  it('points the official stripe SDK at the Stripe twin through the handler environment', async () => {
+    const env = context.env;
+    expect(env.STRIPE_SECRET_KEY).toMatch(/^sk_test_/);
+    expect(env.STRIPE_WEBHOOK_SECRET).toMatch(/^whsec_/);
+    expect(`http://${env.STRIPE_API_HOST}:${env.STRIPE_API_PORT}`).toBe(context.urls.stripe);
+    const stripe = new Stripe(env.STRIPE_SECRET_KEY as string, {
+      host: env.STRIPE_API_HOST as string,
+      port: Number(env.STRIPE_API_PORT),
+      protocol: env.STRIPE_API_PROTOCOL as 'http',
+      maxNetworkRetries: 0,
+    });
+    const customer = await stripe.customers.create({ email: 'twin@example.com' });
+    expect((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({
+      email: 'twin@example.com',
     });
   });
 

@@ -12,6 +12,14 @@ import {
 } from './cognito/server';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb';
 import { RENDER_DIR_ENV } from '../../functions/pages/renderer';
+import { httpRoutes } from '../../functions/routes';
+import {
+  startStripeTwin,
+  STRIPE_ENV,
+  STRIPE_WEBHOOK_PATH,
+  TWIN_WEBHOOK_SECRET,
+  type StripeTwin,
+} from './stripe/server';
 import { renderDirOf } from '../lib/web-pages';
 import { handlerLoader, startHttpGateway, type Authorizer, type HttpGateway } from './http-gateway';
 import { startOutbox, type Outbox } from './outbox';
@@ -47,6 +55,8 @@ export interface TwinPorts {
   sfn?: number;
   /** The local Cognito-compatible endpoint (user pool). */
   cognito?: number;
+  /** The Stripe twin (API and hosted pages). */
+  stripe?: number;
 }
 
 export interface TwinOptions {
@@ -86,6 +96,8 @@ export interface TwinUrls {
   sfn: string;
   /** The local Cognito user pool endpoint (COGNITO_ENDPOINT, Amplify's userPoolEndpoint). */
   cognito: string;
+  /** The Stripe twin: its API (`/v1/…`) and hosted pages (stripe/README.md). */
+  stripe: string;
 }
 
 export interface Twin {
@@ -102,6 +114,8 @@ export interface Twin {
   userPoolClientId: string;
   /** The local Cognito endpoint (test helpers such as addUserToGroup, signToken, jwks). */
   cognito: CognitoEndpoint;
+  /** The Stripe twin (tests: its state, webhook deliveries and their controls). */
+  stripe: StripeTwin;
   stop(): Promise<void>;
 }
 
@@ -120,6 +134,8 @@ export const DEV_PORTS = {
   outbox: 4580,
   sfn: 8083,
   cognito: 4590,
+  // stripe-mock's default port.
+  stripe: 12111,
 } as const;
 
 /** The workflow definitions both runtimes run. */
@@ -242,6 +258,24 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     });
     stops.push(() => ws.stop());
 
+    if (ports.stripe !== undefined) await assertPortFree(ports.stripe, 'Stripe twin');
+    const webhookRoute = httpRoutes.find((route) => route.path === STRIPE_WEBHOOK_PATH);
+    const stripe = await startStripeTwin({
+      ...(ports.stripe === undefined ? {} : { port: ports.stripe }),
+      ...(dev ? { persistFile: path.join(dataDir, 'stripe.json') } : {}),
+      // Events reach the product once its webhook call exists (issue 9 §3), as Stripe's would.
+      ...(webhookRoute === undefined
+        ? {}
+        : {
+            webhook: {
+              url: `${gateway.url}${STRIPE_WEBHOOK_PATH}`,
+              secret: TWIN_WEBHOOK_SECRET,
+            },
+          }),
+      log: (line) => log(line),
+    });
+    stops.push(() => stripe.stop());
+
     const env: Record<string, string> = {
       [ENV.stage]: 'local',
       [ENV.region]: TWIN_REGION,
@@ -272,6 +306,13 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       // The page call's server render: the web build's render folder (in AWS, shipped beside the
       // handler's bundle).
       [RENDER_DIR_ENV]: renderDirOf(options.webDir ?? path.join(REPO_ROOT, 'dist', 'web')),
+      // The official stripe SDK, pointed at the Stripe twin by configuration (in AWS the key and
+      // the webhook secret come from Secrets Manager and the SDK uses Stripe's own host).
+      [STRIPE_ENV.secretKey]: stripe.secretKey,
+      [STRIPE_ENV.webhookSecret]: TWIN_WEBHOOK_SECRET,
+      [STRIPE_ENV.host]: stripe.sdkConfig.host,
+      [STRIPE_ENV.port]: String(stripe.sdkConfig.port),
+      [STRIPE_ENV.protocol]: stripe.sdkConfig.protocol,
     };
     // Before the runner starts: it may resume persisted executions, whose tasks read the env.
     applyEnv(env);
@@ -296,7 +337,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     log(
       `[twin] ready in ${startMs} ms (DynamoDB Local ${dynamo.startMs} ms): ${gateway.url} ` +
         `· ws ${ws.url} · dynamodb ${dynamo.url} · s3 ${s3.url} · outbox ${outbox.url} ` +
-        `· sfn ${runner.endpoint} · cognito ${cognito.url} (${cognito.userPoolId})`,
+        `· sfn ${runner.endpoint} · cognito ${cognito.url} (${cognito.userPoolId}) · stripe ${stripe.url}`,
     );
     return {
       urls: {
@@ -308,6 +349,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         wsConnections: ws.connectionsEndpoint,
         sfn: runner.endpoint,
         cognito: cognito.url,
+        stripe: stripe.url,
       },
       env,
       timings: { startMs, dynamodbMs: dynamo.startMs },
@@ -316,6 +358,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       userPoolId: cognito.userPoolId,
       userPoolClientId: cognito.clientId,
       cognito,
+      stripe,
       stop: stopAll,
     };
   } catch (error) {

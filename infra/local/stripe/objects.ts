@@ -35,7 +35,10 @@ export const EXPRESS_REQUIREMENTS = [
 /** Documents the onboarding page's "leave documents due" choice leaves to provide. */
 export const DOCUMENT_REQUIREMENTS = ['individual.verification.document'] as const;
 
-/** Countries where Stripe Connect Express accounts can be created (platform in the EU/UK/US). */
+/**
+ * Countries where Stripe Connect Express accounts can be created (platform in the EU/UK/US): Stripe's
+ * side of the rule; the product's own list is shared/onboarding.ts (a test keeps them agreeing).
+ */
 export const EXPRESS_COUNTRIES = new Set([
   'AT', 'AU', 'BE', 'BG', 'CA', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GB', 'GI',
   'GR', 'HK', 'HR', 'HU', 'IE', 'IT', 'JP', 'LI', 'LT', 'LU', 'LV', 'MT', 'MX', 'NL', 'NO', 'NZ',

@@ -40,6 +40,22 @@ import {
 /** The API version the twin answers as (the SDK's pinned version). */
 export const TWIN_API_VERSION = '2026-10-28.endive';
 export const TWIN_SECRET_KEY = 'sk_test_twin_51MarketplaceTwinKey';
+/** The signing secret of the product's webhook endpoint on the twin. */
+export const TWIN_WEBHOOK_SECRET = 'whsec_twin_51MarketplaceTwinWebhookSecret';
+/** The product's webhook call (issue 9 §3), where the twin delivers events once it exists. */
+export const STRIPE_WEBHOOK_PATH = '/api/payment-gateway/webhook';
+
+/**
+ * The variables the twin gives the handlers for the SDK (`new Stripe(key, { host, port,
+ * protocol })`); the payment functions' configuration reads them (in AWS: Secrets Manager).
+ */
+export const STRIPE_ENV = {
+  secretKey: 'STRIPE_SECRET_KEY',
+  webhookSecret: 'STRIPE_WEBHOOK_SECRET',
+  host: 'STRIPE_API_HOST',
+  port: 'STRIPE_API_PORT',
+  protocol: 'STRIPE_API_PROTOCOL',
+} as const;
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 const ACCOUNT_LINK_TTL_MS = 300_000;
 const MAX_BODY = 1_000_000;
@@ -716,8 +732,13 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     const requestId = stripeId('req', 14);
     const method = req.method ?? 'GET';
     const raw = (await readBody(req, MAX_BODY)) ?? Buffer.alloc(0);
+    // Bearer, as the SDK sends it, or Basic with the key as the user name (`curl -u sk_…:`).
     const authorization = req.headers.authorization ?? '';
-    const key = authorization.startsWith('Bearer ') ? authorization.slice(7) : undefined;
+    const key = authorization.startsWith('Bearer ')
+      ? authorization.slice(7)
+      : authorization.startsWith('Basic ')
+        ? Buffer.from(authorization.slice(6), 'base64').toString('utf8').split(':')[0]
+        : undefined;
     if (key === undefined || key === '') {
       sendError(
         res,

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXPRESS_COUNTRIES } from '../../../shared/onboarding';
 import { closeServer, listen, readBody, REPO_ROOT } from '../support';
 import { startStripeTwin, type StripeTwin } from './server';
 
@@ -108,6 +109,13 @@ describe('Connect Express accounts', () => {
       'individual.verification.document',
     ]);
     expect(pendingNow.charges_enabled).toBe(false);
+  });
+
+  it('opens an account in every country the product offers in its country step', async () => {
+    for (const country of EXPRESS_COUNTRIES) {
+      const account = await stripe.accounts.create({ type: 'express', country });
+      expect(account.country).toBe(country);
+    }
   });
 
   it("refuses a country Express does not serve, and a login link before onboarding, in Stripe's error shape", async () => {
@@ -225,6 +233,11 @@ describe("Stripe's request semantics", () => {
     );
     const response = await fetch(`${twin.url}/v1/customers`);
     expect(response.status).toBe(401);
+    // Stripe's curl examples: the key as the Basic user name.
+    const basic = await fetch(`${twin.url}/v1/events?limit=1`, {
+      headers: { authorization: `Basic ${Buffer.from(`${twin.secretKey}:`).toString('base64')}` },
+    });
+    expect(basic.status).toBe(200);
     expect(((await response.json()) as { error: { type: string } }).error.type).toBe(
       'invalid_request_error',
     );
