@@ -26,6 +26,8 @@ import {
 } from './api-gateway-v2';
 import { pageCallOf, SPA_SHELL, webFileOf } from '../lib/web-pages';
 import { renderOutboxPage, type Outbox } from './outbox';
+import { renderStripePage, stripeListing } from './stripe/dev-page';
+import type { StripeTwin } from './stripe/server';
 import {
   REPO_ROOT,
   assertPortFree,
@@ -85,6 +87,8 @@ export interface HttpGatewayOptions {
   images?: { s3Url: string; bucket: string };
   outbox?: Outbox;
   authorizer?: Authorizer;
+  /** The Stripe twin, listed at /dev/stripe (a getter: it starts after the gateway). */
+  stripe?: () => Pick<StripeTwin, 'state' | 'deliveries'> | undefined;
   /** Extra headers on web responses (the CloudFront response headers policy). */
   webHeaders?: Record<string, string>;
   timeoutMs?: number;
@@ -137,6 +141,24 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
     if (pathname.startsWith('/media/')) {
       media(req, res, pathname);
       return;
+    }
+    if (pathname === '/dev/stripe' || pathname === '/dev/stripe.json') {
+      const stripe = options.stripe?.();
+      if (stripe !== undefined && readEnv().stage !== 'prod') {
+        const listing = stripeListing(stripe.state(), stripe.deliveries());
+        if (pathname.endsWith('.json')) {
+          sendJson(res, 200, listing, { 'cache-control': 'no-store' });
+          return;
+        }
+        const html = renderStripePage(listing);
+        res.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-length': Buffer.byteLength(html),
+        });
+        res.end(html);
+        return;
+      }
     }
     if (pathname === '/dev/outbox' || pathname === '/dev/outbox.json') {
       if (options.outbox !== undefined && readEnv().stage !== 'prod') {

@@ -41,6 +41,16 @@ describe('the twin', () => {
     expect((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({
       email: 'twin@example.com',
     });
+    // /dev/stripe lists what the twin holds, like /dev/outbox.
+    const listing = (await (await fetch(`${context.urls.http}/dev/stripe.json`)).json()) as {
+      customers: { id: string; email: string }[];
+    };
+    expect(listing.customers).toContainEqual(
+      expect.objectContaining({ id: customer.id, email: 'twin@example.com' }),
+    );
+    const page = await fetch(`${context.urls.http}/dev/stripe`);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain(customer.id);
   });
 
   it('runs the live channel through the route table', async () => {

@@ -237,8 +237,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     // One loader for the HTTP and WebSocket gateways: handler modules are imported once.
     const loadHandler = handlerLoader(path.join(REPO_ROOT, 'functions'));
 
+    // The Stripe twin starts after the gateway (its webhook endpoint is the gateway's URL).
+    const stripeRef: { current?: StripeTwin } = {};
     const gateway: HttpGateway = await startHttpGateway({
       ...(httpPort === undefined ? {} : { port: httpPort }),
+      stripe: () => stripeRef.current,
       loadHandler,
       images: { s3Url: s3.internalUrl, bucket: TWIN_NAMES.imagesBucket },
       outbox,
@@ -275,6 +278,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       log: (line) => log(line),
     });
     stops.push(() => stripe.stop());
+    stripeRef.current = stripe;
 
     const env: Record<string, string> = {
       [ENV.stage]: 'local',
