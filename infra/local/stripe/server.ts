@@ -29,6 +29,17 @@ import {
   type OnboardingState,
   type TestCard,
 } from './objects';
+import { emptyMoneyState, moneyRoutes, type MoneyState } from './money';
+import {
+  invalid,
+  list,
+  metadata,
+  missing,
+  required,
+  str,
+  StripeError,
+  type Params,
+} from './params';
 import {
   DEFAULT_RETRY_DELAYS_MS,
   WebhookSender,
@@ -76,7 +87,7 @@ interface IdempotencyRecord {
 }
 
 /** Everything the twin keeps (a JSON file for `npm start`). */
-export interface StripeState {
+export interface StripeState extends MoneyState {
   accounts: Record<string, Stripe.Account>;
   onboarding: Record<string, OnboardingState>;
   customers: Record<string, Stripe.Customer>;
@@ -90,6 +101,7 @@ export interface StripeState {
 }
 
 const emptyState = (): StripeState => ({
+  ...emptyMoneyState(),
   accounts: {},
   onboarding: {},
   customers: {},
@@ -130,72 +142,6 @@ export interface StripeTwin {
   /** Resolves when every delivery under way has answered. */
   webhooksSettled(): Promise<void>;
   stop(): Promise<void>;
-}
-
-class StripeError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: {
-      type: 'invalid_request_error' | 'card_error' | 'idempotency_error' | 'api_error';
-      message: string;
-      code?: string;
-      decline_code?: string;
-      param?: string;
-    },
-  ) {
-    super(body.message);
-  }
-}
-
-const missing = (kind: string, id: string, param = 'id') =>
-  new StripeError(404, {
-    type: 'invalid_request_error',
-    code: 'resource_missing',
-    message: `No such ${kind}: '${id}'`,
-    param,
-  });
-
-const invalid = (param: string, message: string, code = 'parameter_invalid_empty') =>
-  new StripeError(400, { type: 'invalid_request_error', code, message, param });
-
-type Params = Record<string, unknown>;
-
-function str(params: Params, name: string): string | undefined {
-  const value = params[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function required(params: Params, name: string): string {
-  const value = str(params, name);
-  if (value === undefined) {
-    throw new StripeError(400, {
-      type: 'invalid_request_error',
-      code: 'parameter_missing',
-      message: `Missing required param: ${name}.`,
-      param: name,
-    });
-  }
-  return value;
-}
-
-function metadata(params: Params): Record<string, string> {
-  const value = params.metadata;
-  if (value === undefined || value === '') return {};
-  if (typeof value !== 'object' || value === null) throw invalid('metadata', 'Invalid metadata');
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([key, entry]) => [key, String(entry)]),
-  );
-}
-
-function list<T>(items: T[], url: string, params: Params): Stripe.ApiList<T> {
-  const limit = Math.min(100, Math.max(1, Number(str(params, 'limit') ?? 10)));
-  const after = str(params, 'starting_after');
-  let start = 0;
-  if (after !== undefined) {
-    start = items.findIndex((item) => (item as { id?: string }).id === after) + 1;
-  }
-  const data = items.slice(start, start + limit);
-  return { object: 'list', data, has_more: start + limit < items.length, url };
 }
 
 export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<StripeTwin> {
@@ -641,6 +587,106 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     ],
   ];
 
+  const money = moneyRoutes({
+    state,
+    now,
+    baseUrl: () => baseUrl,
+    paymentMethodFrom,
+    emit: (type, object, request) => emit(type, object, request),
+  });
+  routes.push(...money.routes);
+
+  /** The setup intent after the authentication page's answer (3155). */
+  function authenticateSetup(id: string, approved: boolean): Stripe.SetupIntent {
+    const setupIntent = state.setupIntents[id] as Stripe.SetupIntent;
+    if (setupIntent.status !== 'requires_action') return setupIntent;
+    const event = { id: null, idempotency_key: null };
+    const method = state.paymentMethods[
+      setupIntent.payment_method as string
+    ] as Stripe.PaymentMethod;
+    if (approved) {
+      if (setupIntent.customer !== null) {
+        attach(method, setupIntent.customer as string, { event } as RequestInfo);
+      }
+      const succeeded = {
+        ...setupIntent,
+        status: 'succeeded',
+        next_action: null,
+      } as Stripe.SetupIntent;
+      state.setupIntents[id] = succeeded;
+      emit('setup_intent.succeeded', succeeded, event);
+      return succeeded;
+    }
+    const failed = {
+      ...setupIntent,
+      status: 'requires_payment_method',
+      payment_method: null,
+      next_action: null,
+      last_setup_error: {
+        type: 'invalid_request_error',
+        code: 'setup_intent_authentication_failure',
+        message:
+          'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+      },
+    } as unknown as Stripe.SetupIntent;
+    state.setupIntents[id] = failed;
+    emit('setup_intent.setup_failed', failed, event);
+    return failed;
+  }
+
+  /** Stripe's 3D Secure test page: complete or fail the authentication an intent waits for. */
+  async function authenticationPage(req: IncomingMessage, res: ServerResponse, id: string) {
+    const setupIntent = state.setupIntents[id];
+    const paymentIntent = state.paymentIntents[id];
+    const intent = setupIntent ?? paymentIntent;
+    if (!intent) {
+      html(res, 404, 'Not found', '<h1>Nothing to authenticate</h1>');
+      return;
+    }
+    const returnUrl = (intent.next_action?.redirect_to_url?.return_url ?? null) as string | null;
+    if (req.method === 'GET') {
+      if (intent.status !== 'requires_action') {
+        html(
+          res,
+          200,
+          'Authentication',
+          '<h1>Nothing to authenticate</h1><p>This payment is no longer waiting for authentication.</p>',
+        );
+        return;
+      }
+      html(
+        res,
+        200,
+        '3D Secure 2 test page (twin)',
+        `<h1>3D Secure 2 test page</h1>
+<p class="note">Local Stripe twin: the bank's authentication step of a test card.</p>
+<div class="card"><dl><dt>${setupIntent ? 'Saving a card' : 'Payment'}</dt><dd>${escapeHtml(paymentIntent ? `${(paymentIntent.amount / 100).toFixed(2)} ${paymentIntent.currency.toUpperCase()}` : 'for future payments')}</dd></dl></div>
+<form method="post"><button class="primary" name="choice" value="complete">Complete authentication</button><button name="choice" value="fail">Fail authentication</button></form>`,
+      );
+      return;
+    }
+    const form = qs.parse(
+      ((await readBody(req, MAX_BODY)) ?? Buffer.alloc(0)).toString('utf8'),
+    ) as Params;
+    const approved = str(form, 'choice') === 'complete';
+    if (setupIntent) authenticateSetup(id, approved);
+    else money.authenticate(id, approved);
+    save();
+    if (returnUrl) {
+      redirect(
+        res,
+        `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}${setupIntent ? 'setup_intent' : 'payment_intent'}=${id}`,
+      );
+      return;
+    }
+    html(
+      res,
+      200,
+      'Authentication',
+      `<h1>Authentication ${approved ? 'completed' : 'failed'}</h1><p>You can close this window.</p>`,
+    );
+  }
+
   function confirmSetup(id: string, reference: string, request: RequestInfo) {
     const setupIntent = state.setupIntents[id] as Stripe.SetupIntent;
     if (setupIntent.status === 'succeeded' || setupIntent.status === 'canceled') {
@@ -682,7 +728,10 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         status: 'requires_action',
         next_action: {
           type: 'redirect_to_url',
-          redirect_to_url: { url: `${baseUrl}/authenticate/${id}`, return_url: null },
+          redirect_to_url: {
+            url: `${baseUrl}/authenticate/${id}`,
+            return_url: str(request.params, 'return_url') ?? null,
+          },
         },
       } as unknown as Stripe.SetupIntent;
       state.setupIntents[id] = waiting;
@@ -967,6 +1016,8 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       const onboarding = url.pathname.match(/^\/setup\/s\/(acct_\w+)\/([\w-]+)$/);
       if (onboarding)
         return onboardingPage(req, res, onboarding[1] as string, onboarding[2] as string);
+      const authentication = url.pathname.match(/^\/authenticate\/((?:seti|pi)_\w+)$/);
+      if (authentication) return authenticationPage(req, res, authentication[1] as string);
       const express = url.pathname.match(/^\/express\/(acct_\w+)\/[\w-]+$/);
       if (express) {
         const account = state.accounts[express[1] as string];

@@ -210,6 +210,188 @@ describe('customers, saved cards and setup intents', () => {
   });
 });
 
+/** A customer with card `token` saved for off-session use, and that card. */
+async function savedCard(token: string) {
+  const customer = await stripe.customers.create({});
+  const setup = await stripe.setupIntents.create({
+    customer: customer.id,
+    payment_method: token,
+    confirm: true,
+    usage: 'off_session',
+    return_url: 'http://app.example/account/settings/paymentmethod',
+  });
+  if (setup.status === 'requires_action') {
+    // The card asks for authentication (3155): the customer completes it on the bank's page.
+    await authenticate(setup.next_action?.redirect_to_url?.url as string, 'complete');
+  }
+  return { customer: customer.id, card: setup.payment_method as string };
+}
+
+async function authenticate(url: string, choice: 'complete' | 'fail') {
+  expect(await (await fetch(url)).text()).toContain('3D Secure 2 test page');
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `choice=${choice}`,
+    redirect: 'manual',
+  });
+}
+
+async function onboardedAccount() {
+  const account = await stripe.accounts.create({ type: 'express', country: 'ES' });
+  await onboard(account.id, 'complete');
+  return account.id;
+}
+
+const available = (balance: Stripe.Balance, currency: string) =>
+  balance.available.find((entry) => entry.currency === currency)?.amount ?? 0;
+
+describe('charges, refunds, transfers and balances', () => {
+  it('charges a saved card off session, pays the seller from that charge, reverses and refunds it', async () => {
+    const { customer, card } = await savedCard('pm_card_visa');
+    const seller = await onboardedAccount();
+    const before = available(await stripe.balance.retrieve(), 'eur');
+    const intent = await stripe.paymentIntents.create({
+      amount: 2500,
+      currency: 'eur',
+      customer,
+      payment_method: card,
+      off_session: true,
+      confirm: true,
+      transfer_group: 'order_1',
+      metadata: { orderId: 'o1' },
+    });
+    expect(intent.status).toBe('succeeded');
+    expect(intent.amount_received).toBe(2500);
+    expect(intent.latest_charge).toMatch(/^ch_/);
+    expect(available(await stripe.balance.retrieve(), 'eur')).toBe(before + 2500);
+
+    const transfer = await stripe.transfers.create({
+      amount: 2000,
+      currency: 'eur',
+      destination: seller,
+      transfer_group: 'order_1',
+      source_transaction: intent.latest_charge as string,
+    });
+    expect(transfer.destination).toBe(seller);
+    expect(available(await stripe.balance.retrieve({}, { stripeAccount: seller }), 'eur')).toBe(
+      2000,
+    );
+    expect(available(await stripe.balance.retrieve(), 'eur')).toBe(before + 500);
+    // The charge funds at most what is left of it.
+    await expect(
+      stripe.transfers.create({
+        amount: 600,
+        currency: 'eur',
+        destination: seller,
+        source_transaction: intent.latest_charge as string,
+      }),
+    ).rejects.toMatchObject({ code: 'amount_too_large' });
+
+    const reversal = await stripe.transfers.createReversal(transfer.id, { amount: 500 });
+    expect(reversal.amount).toBe(500);
+    expect((await stripe.transfers.retrieve(transfer.id)).amount_reversed).toBe(500);
+    expect(available(await stripe.balance.retrieve({}, { stripeAccount: seller }), 'eur')).toBe(
+      1500,
+    );
+
+    const partial = await stripe.refunds.create({ payment_intent: intent.id, amount: 1000 });
+    expect(partial).toMatchObject({ amount: 1000, status: 'succeeded', payment_intent: intent.id });
+    await expect(
+      stripe.refunds.create({ payment_intent: intent.id, amount: 1600 }),
+    ).rejects.toMatchObject({ code: 'amount_too_large' });
+    const rest = await stripe.refunds.create({ payment_intent: intent.id });
+    expect(rest.amount).toBe(1500);
+    await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({
+      code: 'charge_already_refunded',
+    });
+  });
+
+  it("refuses a transfer to an account that cannot receive one, or beyond the platform's balance", async () => {
+    const fresh = await stripe.accounts.create({ type: 'express', country: 'FR' });
+    await expect(
+      stripe.transfers.create({ amount: 100, currency: 'eur', destination: fresh.id }),
+    ).rejects.toMatchObject({ code: 'insufficient_capabilities_for_transfer' });
+    const seller = await onboardedAccount();
+    await expect(
+      stripe.transfers.create({ amount: 10_000_000, currency: 'chf', destination: seller }),
+    ).rejects.toMatchObject({ code: 'balance_insufficient' });
+  });
+
+  it("answers Stripe's test cards: declines, a saved 3155 off session, 3155 on session, a cancel", async () => {
+    const later = await savedCard('pm_card_chargeCustomerFail');
+    const failed = await stripe.paymentIntents
+      .create({
+        amount: 900,
+        currency: 'eur',
+        customer: later.customer,
+        payment_method: later.card,
+        off_session: true,
+        confirm: true,
+      })
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(failed).toMatchObject({ code: 'card_declined', statusCode: 402 });
+
+    const strong = await savedCard('pm_card_authenticationRequired');
+    const offSession = await stripe.paymentIntents.create({
+      amount: 900,
+      currency: 'eur',
+      customer: strong.customer,
+      payment_method: strong.card,
+      off_session: true,
+      confirm: true,
+    });
+    expect(offSession.status).toBe('succeeded');
+
+    const saved = await stripe.customers.listPaymentMethods(strong.customer);
+    expect(saved.data.map((method) => method.id)).toEqual([strong.card]);
+
+    // On session it asks for authentication; the bank's page completes or fails it.
+    const approved = await stripe.paymentIntents.create({
+      amount: 700,
+      currency: 'eur',
+      payment_method: 'pm_card_authenticationRequired',
+      confirm: true,
+      return_url: 'http://app.example/stripe/payment/success',
+    });
+    expect(approved.status).toBe('requires_action');
+    const back = await authenticate(
+      approved.next_action?.redirect_to_url?.url as string,
+      'complete',
+    );
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe(
+      `http://app.example/stripe/payment/success?payment_intent=${approved.id}`,
+    );
+    expect((await stripe.paymentIntents.retrieve(approved.id)).status).toBe('succeeded');
+
+    const refused = await stripe.paymentIntents.create({
+      amount: 700,
+      currency: 'eur',
+      payment_method: 'pm_card_authenticationRequired',
+      confirm: true,
+    });
+    await authenticate(refused.next_action?.redirect_to_url?.url as string, 'fail');
+    expect((await stripe.paymentIntents.retrieve(refused.id)).last_payment_error?.code).toBe(
+      'payment_intent_authentication_failure',
+    );
+
+    const onSession = await stripe.paymentIntents.create({
+      amount: 900,
+      currency: 'eur',
+      payment_method: 'pm_card_authenticationRequired',
+      confirm: true,
+    });
+    expect(onSession.status).toBe('requires_action');
+    const canceled = await stripe.paymentIntents.cancel(onSession.id);
+    expect(canceled.status).toBe('canceled');
+    await expect(stripe.paymentIntents.cancel(onSession.id)).rejects.toMatchObject({
+      code: 'payment_intent_unexpected_state',
+    });
+  });
+});
+
 describe("Stripe's request semantics", () => {
   it('answers an unknown object 404 resource_missing with a request id', async () => {
     const error = await stripe.customers.retrieve('cus_nothere').catch((caught: unknown) => caught);
@@ -409,6 +591,21 @@ describe("the twin's objects against Stripe's fixtures", () => {
     const paymentMethod = await stripe.paymentMethods.retrieve(
       setupIntent.payment_method as string,
     );
+    const intent = await stripe.paymentIntents.create({
+      amount: 1000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const transfer = await stripe.transfers.create({
+      amount: 400,
+      currency: 'usd',
+      destination: account.id,
+      source_transaction: intent.latest_charge as string,
+    });
+    const reversal = await stripe.transfers.createReversal(transfer.id, { amount: 100 });
+    const refund = await stripe.refunds.create({ payment_intent: intent.id, amount: 100 });
+    const balance = await stripe.balance.retrieve();
     const event = (await stripe.events.list({ limit: 1 })).data[0];
     const deleted = await stripe.accounts.del(account.id);
     const objects: Record<string, unknown> = {
@@ -420,6 +617,11 @@ describe("the twin's objects against Stripe's fixtures", () => {
       payment_method: paymentMethod,
       event,
       deleted_account: deleted,
+      payment_intent: intent,
+      transfer: await stripe.transfers.retrieve(transfer.id),
+      transfer_reversal: reversal,
+      refund,
+      balance,
     };
     const strip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
     for (const [name, ours] of Object.entries(objects)) {
