@@ -29,6 +29,16 @@ import {
   type OnboardingState,
   type TestCard,
 } from './objects';
+import {
+  checkoutPage,
+  checkoutReturn,
+  createCheckoutSession,
+  currentSession,
+  expireSession,
+  type CheckoutContext,
+  type PageAnswer,
+  type SessionExtras,
+} from './checkout';
 import { emptyMoneyState, moneyRoutes, type MoneyState } from './money';
 import {
   invalid,
@@ -88,6 +98,8 @@ interface IdempotencyRecord {
 
 /** Everything the twin keeps (a JSON file for `npm start`). */
 export interface StripeState extends MoneyState {
+  checkoutSessions: Record<string, Stripe.Checkout.Session>;
+  checkoutExtras: Record<string, SessionExtras>;
   accounts: Record<string, Stripe.Account>;
   onboarding: Record<string, OnboardingState>;
   customers: Record<string, Stripe.Customer>;
@@ -102,6 +114,8 @@ export interface StripeState extends MoneyState {
 
 const emptyState = (): StripeState => ({
   ...emptyMoneyState(),
+  checkoutSessions: {},
+  checkoutExtras: {},
   accounts: {},
   onboarding: {},
   customers: {},
@@ -596,6 +610,84 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
   });
   routes.push(...money.routes);
 
+  /** Runs one of the API's own endpoints from inside the twin (the hosted pages). */
+  function call(method: string, url: string, params: Params, event: RequestInfo['event']) {
+    const route = routes.find(([verb, pattern]) => verb === method && pattern.test(url));
+    if (route === undefined) throw new Error(`no twin route for ${method} ${url}`);
+    return route[2](
+      { method, path: url, params, account: undefined, event },
+      url.match(route[1]) as RegExpMatchArray,
+    ).body;
+  }
+
+  const checkout: CheckoutContext = {
+    sessions: state.checkoutSessions,
+    customers: state.customers,
+    paymentMethods: state.paymentMethods,
+    cards: state.cards,
+    now,
+    baseUrl: () => baseUrl,
+    emit: (type, object, request) => emit(type, object, request),
+    createSetupIntent: (params, event) =>
+      call('POST', '/v1/setup_intents', params, event) as Stripe.SetupIntent,
+    confirmSetupIntent: (id, paymentMethod, returnUrl) =>
+      confirmSetup(id, paymentMethod, {
+        method: 'POST',
+        path: `/v1/setup_intents/${id}/confirm`,
+        params: { return_url: returnUrl },
+        account: undefined,
+        event: { id: null, idempotency_key: null },
+      }).body,
+    setupIntent: (id) => state.setupIntents[id],
+    createPaymentIntent: (params, event) =>
+      call('POST', '/v1/payment_intents', params, event) as Stripe.PaymentIntent,
+    paymentIntent: (id) => state.paymentIntents[id],
+  };
+
+  routes.push(
+    [
+      'POST',
+      /^\/v1\/checkout\/sessions$/,
+      ({ params, event }) => ({
+        body: createCheckoutSession(checkout, state.checkoutExtras, params, event),
+      }),
+    ],
+    [
+      'GET',
+      /^\/v1\/checkout\/sessions\/(cs_test_\w+)$/,
+      (_request, [, id]) => ({ body: currentSession(checkout, id as string) }),
+    ],
+    [
+      'POST',
+      /^\/v1\/checkout\/sessions\/(cs_test_\w+)\/expire$/,
+      ({ event }, [, id]) => ({ body: expireSession(checkout, id as string, event) }),
+    ],
+  );
+
+  async function checkoutRoute(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const [, id, tail] = url.pathname.match(/^\/c\/pay\/(cs_test_\w+)(\/return)?$/) ?? [];
+    let answer: PageAnswer;
+    if (tail !== undefined) {
+      answer = checkoutReturn(checkout, id as string);
+    } else if (req.method === 'POST') {
+      const form = qs.parse(
+        ((await readBody(req, MAX_BODY)) ?? Buffer.alloc(0)).toString('utf8'),
+      ) as Params;
+      answer = checkoutPage(checkout, state.checkoutExtras, id as string, form);
+    } else {
+      answer = checkoutPage(
+        checkout,
+        state.checkoutExtras,
+        id as string,
+        null,
+        url.searchParams.get('failed') === '1',
+      );
+    }
+    save();
+    if (answer.kind === 'redirect') redirect(res, answer.location);
+    else html(res, answer.status, answer.title, answer.body);
+  }
+
   /** The setup intent after the authentication page's answer (3155). */
   function authenticateSetup(id: string, approved: boolean): Stripe.SetupIntent {
     const setupIntent = state.setupIntents[id] as Stripe.SetupIntent;
@@ -922,7 +1014,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
 
   function html(res: ServerResponse, status: number, title: string, body: string) {
     const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:0;background:#f6f9fc;color:#1a1f36}main{max-width:440px;margin:0 auto;padding:32px 20px}h1{font-size:22px}.card{background:#fff;border-radius:8px;padding:20px;box-shadow:0 1px 3px rgba(0,0,0,.12);margin:16px 0}button{display:block;width:100%;margin:10px 0;padding:12px;font-size:16px;border-radius:6px;border:1px solid #635bff;background:#fff;color:#635bff;cursor:pointer}button.primary{background:#635bff;color:#fff}dt{color:#697386;font-size:13px}dd{margin:0 0 10px}.note{color:#697386;font-size:13px}</style></head><body><main>${body}</main></body></html>`;
+<style>body{font-family:system-ui,sans-serif;margin:0;background:#f6f9fc;color:#1a1f36}main{max-width:440px;margin:0 auto;padding:32px 20px}h1{font-size:22px}.card{background:#fff;border-radius:8px;padding:20px;box-shadow:0 1px 3px rgba(0,0,0,.12);margin:16px 0}button{display:block;width:100%;margin:10px 0;padding:12px;font-size:16px;border-radius:6px;border:1px solid #635bff;background:#fff;color:#635bff;cursor:pointer}button.primary{background:#635bff;color:#fff}label{display:block;font-size:14px;margin:12px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;font-size:16px;border:1px solid #c4c9d4;border-radius:6px}.error{color:#df1b41}dt{color:#697386;font-size:13px}dd{margin:0 0 10px}.note{color:#697386;font-size:13px}</style></head><body><main>${body}</main></body></html>`;
     res.writeHead(status, {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
@@ -1016,6 +1108,8 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       const onboarding = url.pathname.match(/^\/setup\/s\/(acct_\w+)\/([\w-]+)$/);
       if (onboarding)
         return onboardingPage(req, res, onboarding[1] as string, onboarding[2] as string);
+      if (/^\/c\/pay\/cs_test_\w+(\/return)?$/.test(url.pathname))
+        return checkoutRoute(req, res, url);
       const authentication = url.pathname.match(/^\/authenticate\/((?:seti|pi)_\w+)$/);
       if (authentication) return authenticationPage(req, res, authentication[1] as string);
       const express = url.pathname.match(/^\/express\/(acct_\w+)\/[\w-]+$/);

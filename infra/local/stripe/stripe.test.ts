@@ -392,6 +392,164 @@ describe('charges, refunds, transfers and balances', () => {
   });
 });
 
+/** Submits the hosted Checkout page's card form; answers the twin's response (not followed). */
+async function payOnPage(url: string, number: string, extra: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      email: 'buyer@example.com',
+      number,
+      expiry: '12 / 34',
+      cvc: '123',
+      name: 'Ana Buyer',
+      ...extra,
+    }).toString(),
+    redirect: 'manual',
+  });
+}
+
+describe('Checkout sessions and their hosted page', () => {
+  it('saves a card in setup mode: a wrong number is refused on the page, 4242 completes it', async () => {
+    const customer = await stripe.customers.create({ email: 'setup@example.com' });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'setup',
+      currency: 'eur',
+      customer: customer.id,
+      success_url:
+        'http://app.example/account/settings/paymentmethod?session={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://app.example/account/settings/paymentmethod',
+    });
+    expect(session).toMatchObject({
+      status: 'open',
+      mode: 'setup',
+      payment_status: 'no_payment_required',
+    });
+    const page = await fetch(session.url as string);
+    const text = await page.text();
+    expect(text).toContain('Save your card');
+    expect(text).toContain('value="setup@example.com"');
+
+    const wrong = await payOnPage(session.url as string, '4242 4242 4242 4241');
+    expect(wrong.status).toBe(402);
+    expect(await wrong.text()).toContain('Your card number is incorrect.');
+    const past = await payOnPage(session.url as string, '4242424242424242', { expiry: '01 / 20' });
+    expect(await past.text()).toContain('expiration year is in the past.');
+
+    const saved = await payOnPage(session.url as string, '4242 4242 4242 4242');
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe(
+      `http://app.example/account/settings/paymentmethod?session=${session.id}`,
+    );
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    expect(done.status).toBe('complete');
+    expect((await stripe.setupIntents.retrieve(done.setup_intent as string)).status).toBe(
+      'succeeded',
+    );
+    const cards = await stripe.customers.listPaymentMethods(customer.id);
+    expect(cards.data.map((card) => card.card?.last4)).toEqual(['4242']);
+    expect(cards.data[0]?.card).toMatchObject({ exp_month: 12, exp_year: 2034 });
+    const completed = await stripe.events.list({ type: 'checkout.session.completed', limit: 1 });
+    expect((completed.data[0]?.data.object as Stripe.Checkout.Session).id).toBe(session.id);
+  });
+
+  it('takes a payment: the total of the line items, a decline shown on the page, then 4242', async () => {
+    const customer = await stripe.customers.create({});
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      customer: customer.id,
+      line_items: [
+        {
+          price_data: {
+            currency: 'eur',
+            unit_amount: 1250,
+            product_data: { name: 'Festival ticket' },
+          },
+          quantity: 2,
+        },
+      ],
+      payment_intent_data: { transfer_group: 'order_42', metadata: { orderId: '42' } },
+      success_url: 'http://app.example/stripe/payment/success?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://app.example/stripe/payment/cancel',
+    });
+    expect(session.amount_total).toBe(2500);
+    expect(await (await fetch(session.url as string)).text()).toContain('Pay 25.00 EUR');
+
+    const declined = await payOnPage(session.url as string, '4000000000000002');
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain('Your card was declined.');
+    expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('open');
+
+    const paid = await payOnPage(session.url as string, '4242424242424242');
+    expect(paid.headers.get('location')).toBe(
+      `http://app.example/stripe/payment/success?session_id=${session.id}`,
+    );
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    expect(done).toMatchObject({ status: 'complete', payment_status: 'paid' });
+    const intent = await stripe.paymentIntents.retrieve(done.payment_intent as string);
+    expect(intent).toMatchObject({
+      status: 'succeeded',
+      amount: 2500,
+      currency: 'eur',
+      transfer_group: 'order_42',
+      metadata: { orderId: '42' },
+    });
+    // Opened again, a completed session sends the browser to its success page.
+    const again = await fetch(session.url as string, { redirect: 'manual' });
+    expect(again.headers.get('location')).toContain(session.id);
+  });
+
+  it('goes through the 3D Secure page for 3155: failed back to the form, completed to success', async () => {
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [
+        {
+          price_data: { currency: 'gbp', unit_amount: 990, product_data: { name: 'Print' } },
+          quantity: 1,
+        },
+      ],
+      success_url: 'http://app.example/ok',
+    });
+    const first = await payOnPage(session.url as string, '4000 0025 0000 3155');
+    const challenge = first.headers.get('location') as string;
+    expect(challenge).toMatch(/\/authenticate\/pi_/);
+    const failed = await authenticate(challenge, 'fail');
+    const back = await fetch(failed.headers.get('location') as string, { redirect: 'manual' });
+    const form = await fetch(back.headers.get('location') as string);
+    expect(await form.text()).toContain('We are unable to authenticate your payment method.');
+
+    const second = await payOnPage(session.url as string, '4000002500003155');
+    const approved = await authenticate(second.headers.get('location') as string, 'complete');
+    const returned = await fetch(approved.headers.get('location') as string, {
+      redirect: 'manual',
+    });
+    expect(returned.headers.get('location')).toBe('http://app.example/ok');
+    expect((await stripe.checkout.sessions.retrieve(session.id)).payment_status).toBe('paid');
+  });
+
+  it('expires a session on request: its page says so, and it cannot be expired twice', async () => {
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [
+        {
+          price_data: { currency: 'eur', unit_amount: 500, product_data: { name: 'x' } },
+          quantity: 1,
+        },
+      ],
+      success_url: 'http://app.example/ok',
+    });
+    const expired = await stripe.checkout.sessions.expire(session.id);
+    expect(expired).toMatchObject({ status: 'expired', url: null });
+    expect(await (await fetch(session.url as string)).text()).toContain('has expired');
+    await expect(stripe.checkout.sessions.expire(session.id)).rejects.toMatchObject({
+      code: 'checkout_session_unexpected_state',
+    });
+    await expect(
+      stripe.checkout.sessions.create({ mode: 'payment', success_url: 'http://app.example/ok' }),
+    ).rejects.toMatchObject({ param: 'line_items' });
+  });
+});
+
 describe("Stripe's request semantics", () => {
   it('answers an unknown object 404 resource_missing with a request id', async () => {
     const error = await stripe.customers.retrieve('cus_nothere').catch((caught: unknown) => caught);
@@ -606,6 +764,17 @@ describe("the twin's objects against Stripe's fixtures", () => {
     const reversal = await stripe.transfers.createReversal(transfer.id, { amount: 100 });
     const refund = await stripe.refunds.create({ payment_intent: intent.id, amount: 100 });
     const balance = await stripe.balance.retrieve();
+    const checkoutSession = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [
+        {
+          price_data: { currency: 'usd', unit_amount: 500, product_data: { name: 'x' } },
+          quantity: 1,
+        },
+      ],
+      success_url: 'http://app.example/ok',
+      cancel_url: 'http://app.example/cancel',
+    });
     const event = (await stripe.events.list({ limit: 1 })).data[0];
     const deleted = await stripe.accounts.del(account.id);
     const objects: Record<string, unknown> = {
@@ -622,6 +791,7 @@ describe("the twin's objects against Stripe's fixtures", () => {
       transfer_reversal: reversal,
       refund,
       balance,
+      'checkout.session': checkoutSession,
     };
     const strip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
     for (const [name, ours] of Object.entries(objects)) {
