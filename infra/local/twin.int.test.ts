@@ -42,11 +42,27 @@ describe('the twin', () => {
       email: 'twin@example.com',
     });
     // /dev/stripe lists what the twin holds, like /dev/outbox.
+    const payment = await stripe.paymentIntents.create({
+      amount: 1500,
+      currency: 'eur',
+      customer: customer.id,
+      payment_method: 'pm_card_visa',
+      confirm: true,
+      transfer_group: 'order_twin',
+    });
     const listing = (await (await fetch(`${context.urls.http}/dev/stripe.json`)).json()) as {
       customers: { id: string; email: string }[];
+      payments: { id: string; status: string; transfer_group: string }[];
     };
     expect(listing.customers).toContainEqual(
       expect.objectContaining({ id: customer.id, email: 'twin@example.com' }),
+    );
+    expect(listing.payments).toContainEqual(
+      expect.objectContaining({
+        id: payment.id,
+        status: 'succeeded',
+        transfer_group: 'order_twin',
+      }),
     );
     const page = await fetch(`${context.urls.http}/dev/stripe`);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

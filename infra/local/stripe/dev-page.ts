@@ -30,6 +30,33 @@ export function stripeListing(state: StripeState, deliveries: readonly Delivery[
         ),
       metadata: customer.metadata,
     })),
+    payments: Object.values(state.paymentIntents)
+      .map((intent) => ({
+        id: intent.id,
+        amount: intent.amount,
+        currency: intent.currency,
+        status: intent.status,
+        customer: typeof intent.customer === 'string' ? intent.customer : null,
+        charge: typeof intent.latest_charge === 'string' ? intent.latest_charge : null,
+        refunded:
+          typeof intent.latest_charge === 'string'
+            ? (state.charges[intent.latest_charge]?.refunded ?? 0)
+            : 0,
+        transfer_group: intent.transfer_group,
+      }))
+      .reverse(),
+    transfers: Object.values(state.transfers)
+      .map((transfer) => ({
+        id: transfer.id,
+        amount: transfer.amount,
+        amount_reversed: transfer.amount_reversed,
+        currency: transfer.currency,
+        destination: typeof transfer.destination === 'string' ? transfer.destination : null,
+        transfer_group: transfer.transfer_group,
+        source_transaction:
+          typeof transfer.source_transaction === 'string' ? transfer.source_transaction : null,
+      }))
+      .reverse(),
     setupIntents: Object.values(state.setupIntents).map((intent) => ({
       id: intent.id,
       customer: intent.customer,
@@ -82,6 +109,30 @@ ${table(
     customer.email ?? '',
     customer.cards.join('; '),
     customer.default_payment_method ?? '',
+  ]),
+)}
+<h2>Payments</h2>
+${table(
+  ['payment intent', 'amount', 'status', 'customer', 'refunded', 'transfer group'],
+  listing.payments.map((payment) => [
+    payment.id,
+    `${(payment.amount / 100).toFixed(2)} ${payment.currency.toUpperCase()}`,
+    payment.status,
+    payment.customer ?? '',
+    payment.refunded === 0 ? '' : `${(payment.refunded / 100).toFixed(2)}`,
+    payment.transfer_group ?? '',
+  ]),
+)}
+<h2>Transfers</h2>
+${table(
+  ['transfer', 'amount', 'reversed', 'to', 'transfer group', 'from charge'],
+  listing.transfers.map((transfer) => [
+    transfer.id,
+    `${(transfer.amount / 100).toFixed(2)} ${transfer.currency.toUpperCase()}`,
+    transfer.amount_reversed === 0 ? '' : `${(transfer.amount_reversed / 100).toFixed(2)}`,
+    transfer.destination ?? '',
+    transfer.transfer_group ?? '',
+    transfer.source_transaction ?? '',
   ]),
 )}
 <h2>Webhook deliveries</h2>
