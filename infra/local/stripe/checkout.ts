@@ -7,7 +7,7 @@
  */
 import type Stripe from 'stripe';
 import { escapeHtml } from '../support';
-import { stripeId, TEST_CARDS, unix, newCardPaymentMethod } from './objects';
+import { displayAmount, newCardPaymentMethod, stripeId, TEST_CARDS, unix } from './objects';
 import { invalid, metadata, missing, required, str, StripeError, type Params } from './params';
 
 type RequestRef = { id: string | null; idempotency_key: string | null };
@@ -250,10 +250,6 @@ export type PageAnswer =
   | { kind: 'html'; status: number; title: string; body: string }
   | { kind: 'redirect'; location: string };
 
-function money(amount: number, currency: string): string {
-  return `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
-}
-
 /** The hosted page: the form, or its answer to a submitted card. */
 export function checkoutPage(
   context: CheckoutContext,
@@ -290,11 +286,11 @@ export function checkoutPage(
         : `<div class="card"><dl>${extra.lineItems
             .map(
               (item) =>
-                `<dt>${escapeHtml(item.name)}${item.quantity > 1 ? ` × ${item.quantity}` : ''}</dt><dd>${money(item.amount * item.quantity, session.currency ?? 'usd')}</dd>`,
+                `<dt>${escapeHtml(item.name)}${item.quantity > 1 ? ` × ${item.quantity}` : ''}</dt><dd>${displayAmount(item.amount * item.quantity, session.currency ?? 'usd')}</dd>`,
             )
             .join(
               '',
-            )}<dt>Total</dt><dd><b>${money(session.amount_total ?? 0, session.currency ?? 'usd')}</b></dd></dl></div>`;
+            )}<dt>Total</dt><dd><b>${displayAmount(session.amount_total ?? 0, session.currency ?? 'usd')}</b></dd></dl></div>`;
     const field = (name: string, label: string, attributes: string) =>
       `<label for="${name}">${label}</label><input id="${name}" name="${name}" ${attributes} value="${escapeHtml(String(values[name] ?? ''))}">`;
     return {
@@ -311,7 +307,7 @@ ${field('number', 'Card number', 'inputmode="numeric" autocomplete="cc-number" r
 ${field('expiry', 'Expiry (MM / YY)', 'autocomplete="cc-exp" placeholder="MM / YY" required')}
 ${field('cvc', 'CVC', 'inputmode="numeric" autocomplete="cc-csc" required')}
 ${field('name', 'Name on card', 'autocomplete="cc-name"')}
-<button class="primary" type="submit">${session.mode === 'setup' ? 'Save card' : `Pay ${money(session.amount_total ?? 0, session.currency ?? 'usd')}`}</button>
+<button class="primary" type="submit">${session.mode === 'setup' ? 'Save card' : `Pay ${displayAmount(session.amount_total ?? 0, session.currency ?? 'usd')}`}</button>
 </form>
 ${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">← Back</a></p>` : ''}`,
     };

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { escapeHtml } from '../support';
+import { displayAmount } from './objects';
 import type { StripeState } from './server';
 import type { Delivery } from './webhooks';
 
@@ -116,10 +117,10 @@ ${table(
   ['payment intent', 'amount', 'status', 'customer', 'refunded', 'transfer group'],
   listing.payments.map((payment) => [
     payment.id,
-    `${(payment.amount / 100).toFixed(2)} ${payment.currency.toUpperCase()}`,
+    displayAmount(payment.amount, payment.currency),
     payment.status,
     payment.customer ?? '',
-    payment.refunded === 0 ? '' : `${(payment.refunded / 100).toFixed(2)}`,
+    payment.refunded === 0 ? '' : displayAmount(payment.refunded, payment.currency),
     payment.transfer_group ?? '',
   ]),
 )}
@@ -128,8 +129,10 @@ ${table(
   ['transfer', 'amount', 'reversed', 'to', 'transfer group', 'from charge'],
   listing.transfers.map((transfer) => [
     transfer.id,
-    `${(transfer.amount / 100).toFixed(2)} ${transfer.currency.toUpperCase()}`,
-    transfer.amount_reversed === 0 ? '' : `${(transfer.amount_reversed / 100).toFixed(2)}`,
+    displayAmount(transfer.amount, transfer.currency),
+    transfer.amount_reversed === 0
+      ? ''
+      : displayAmount(transfer.amount_reversed, transfer.currency),
     transfer.destination ?? '',
     transfer.transfer_group ?? '',
     transfer.source_transaction ?? '',

@@ -10,7 +10,16 @@
  */
 import type Stripe from 'stripe';
 import { stripeId, TEST_CARDS, unix } from './objects';
-import { invalid, metadata, missing, required, str, StripeError, type Params } from './params';
+import {
+  found,
+  invalid,
+  metadata,
+  missing,
+  required,
+  str,
+  StripeError,
+  type Params,
+} from './params';
 
 export interface ChargeRecord {
   id: string;
@@ -428,11 +437,9 @@ export function moneyRoutes(context: MoneyContext): Money {
     [
       'GET',
       /^\/v1\/refunds\/(re_\w+)$/,
-      (_request, [, id]) => {
-        const refund = state.refunds[id as string];
-        if (!refund) throw missing('refund', id as string);
-        return { body: refund };
-      },
+      (_request, [, id]) => ({
+        body: found(state.refunds[id as string], 'refund', id as string),
+      }),
     ],
     [
       'POST',
@@ -512,11 +519,9 @@ export function moneyRoutes(context: MoneyContext): Money {
     [
       'GET',
       /^\/v1\/transfers\/(tr_\w+)$/,
-      (_request, [, id]) => {
-        const transfer = state.transfers[id as string];
-        if (!transfer) throw missing('transfer', id as string);
-        return { body: transfer };
-      },
+      (_request, [, id]) => ({
+        body: found(state.transfers[id as string], 'transfer', id as string),
+      }),
     ],
     [
       'POST',

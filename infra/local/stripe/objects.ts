@@ -17,6 +17,23 @@ export function stripeId(prefix: string, length = 24): string {
   return `${prefix}_${id}`;
 }
 
+/**
+ * An amount in minor units as the hosted pages show it (`25.00 EUR`, `1500 JPY`): the currency's
+ * own number of decimals (Stripe's zero-decimal currencies have none).
+ */
+export function displayAmount(amount: number, currency: string): string {
+  const code = currency.toUpperCase();
+  let decimals = 2;
+  try {
+    decimals =
+      new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+        .maximumFractionDigits ?? 2;
+  } catch {
+    // Not an ISO code Intl knows: Stripe's default of two decimals.
+  }
+  return `${(amount / 10 ** decimals).toFixed(decimals)} ${code}`;
+}
+
 /** Seconds since the epoch, as Stripe's `created` fields. */
 export const unix = (now: Date): number => Math.floor(now.getTime() / 1000);
 

@@ -24,6 +24,12 @@ export const missing = (kind: string, id: string, param = 'id') =>
     param,
   });
 
+/** `value`, or Stripe's 404 `resource_missing` for the `kind` named `id`. */
+export function found<T>(value: T | undefined, kind: string, id: string, param = 'id'): T {
+  if (value === undefined) throw missing(kind, id, param);
+  return value;
+}
+
 export const invalid = (param: string, message: string, code = 'parameter_invalid_empty') =>
   new StripeError(400, { type: 'invalid_request_error', code, message, param });
 

@@ -14,6 +14,7 @@ import qs from 'qs';
 import type Stripe from 'stripe';
 import { closeServer, escapeHtml, listen, readBody, silentLog, type Log } from '../support';
 import {
+  displayAmount,
   EXPRESS_COUNTRIES,
   newAccount,
   newAccountLink,
@@ -41,6 +42,7 @@ import {
 } from './checkout';
 import { emptyMoneyState, moneyRoutes, type MoneyState } from './money';
 import {
+  found,
   invalid,
   list,
   metadata,
@@ -156,6 +158,11 @@ export interface StripeTwin {
   /** Resolves when every delivery under way has answered. */
   webhooksSettled(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A hosted page's submitted form (application/x-www-form-urlencoded). */
+async function readForm(req: IncomingMessage): Promise<Params> {
+  return qs.parse(((await readBody(req, MAX_BODY)) ?? Buffer.alloc(0)).toString('utf8')) as Params;
 }
 
 export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<StripeTwin> {
@@ -285,11 +292,9 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     [
       'GET',
       /^\/v1\/accounts\/(acct_\w+)$/,
-      (_request, [, id]) => {
-        const account = state.accounts[id as string];
-        if (!account) throw missing('account', id as string, 'account');
-        return { body: account };
-      },
+      (_request, [, id]) => ({
+        body: found(state.accounts[id as string], 'account', id as string, 'account'),
+      }),
     ],
     [
       'DELETE',
@@ -370,11 +375,9 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     [
       'GET',
       /^\/v1\/customers\/(cus_\w+)$/,
-      (_request, [, id]) => {
-        const customer = state.customers[id as string];
-        if (!customer) throw missing('customer', id as string);
-        return { body: customer };
-      },
+      (_request, [, id]) => ({
+        body: found(state.customers[id as string], 'customer', id as string),
+      }),
     ],
     [
       'POST',
@@ -446,11 +449,9 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     [
       'GET',
       /^\/v1\/payment_methods\/(pm_\w+)$/,
-      (_request, [, id]) => {
-        const method = state.paymentMethods[id as string];
-        if (!method) throw missing('PaymentMethod', id as string);
-        return { body: method };
-      },
+      (_request, [, id]) => ({
+        body: found(state.paymentMethods[id as string], 'PaymentMethod', id as string),
+      }),
     ],
     [
       'POST',
@@ -531,11 +532,9 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     [
       'GET',
       /^\/v1\/setup_intents\/(seti_\w+)$/,
-      (_request, [, id]) => {
-        const setupIntent = state.setupIntents[id as string];
-        if (!setupIntent) throw missing('setup_intent', id as string, 'intent');
-        return { body: setupIntent };
-      },
+      (_request, [, id]) => ({
+        body: found(state.setupIntents[id as string], 'setup_intent', id as string, 'intent'),
+      }),
     ],
     [
       'POST',
@@ -670,9 +669,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     if (tail !== undefined) {
       answer = checkoutReturn(checkout, id as string);
     } else if (req.method === 'POST') {
-      const form = qs.parse(
-        ((await readBody(req, MAX_BODY)) ?? Buffer.alloc(0)).toString('utf8'),
-      ) as Params;
+      const form = await readForm(req);
       answer = checkoutPage(checkout, state.checkoutExtras, id as string, form);
     } else {
       answer = checkoutPage(
@@ -752,14 +749,12 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         '3D Secure 2 test page (twin)',
         `<h1>3D Secure 2 test page</h1>
 <p class="note">Local Stripe twin: the bank's authentication step of a test card.</p>
-<div class="card"><dl><dt>${setupIntent ? 'Saving a card' : 'Payment'}</dt><dd>${escapeHtml(paymentIntent ? `${(paymentIntent.amount / 100).toFixed(2)} ${paymentIntent.currency.toUpperCase()}` : 'for future payments')}</dd></dl></div>
+<div class="card"><dl><dt>${setupIntent ? 'Saving a card' : 'Payment'}</dt><dd>${escapeHtml(paymentIntent ? displayAmount(paymentIntent.amount, paymentIntent.currency) : 'for future payments')}</dd></dl></div>
 <form method="post"><button class="primary" name="choice" value="complete">Complete authentication</button><button name="choice" value="fail">Fail authentication</button></form>`,
       );
       return;
     }
-    const form = qs.parse(
-      ((await readBody(req, MAX_BODY)) ?? Buffer.alloc(0)).toString('utf8'),
-    ) as Params;
+    const form = await readForm(req);
     const approved = str(form, 'choice') === 'complete';
     if (setupIntent) authenticateSetup(id, approved);
     else money.authenticate(id, approved);
@@ -1067,9 +1062,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       html(res, 405, 'Method not allowed', '<h1>Method not allowed</h1>');
       return;
     }
-    const form = qs.parse(
-      ((await readBody(req, MAX_BODY)) ?? Buffer.alloc(0)).toString('utf8'),
-    ) as Params;
+    const form = await readForm(req);
     const choice = str(form, 'choice');
     if (link.used || now().getTime() > link.expiresAt) {
       redirect(res, link.refreshUrl);
