@@ -14,10 +14,9 @@ import { publicProfileSchema } from '@shared/schemas/profiles';
 import { itemPageSchema } from '@shared/schemas/items';
 import { dehydrate, type QueryClient } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
-import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { AppProviders, createQueryClient } from './app/providers';
-import { AppRoutes } from './app/routes';
+import { AppRoutes, preloadPagesAt } from './app/routes';
 import { itemKeys } from './features/items/api/items';
 import { profileKeys } from './features/profiles/api/profiles';
 import { metaTags, PageMetaCollector, type PageMeta } from './lib/head';
@@ -28,10 +27,6 @@ export interface RenderedPage {
   html: string;
   /** `<style data-emotion>` tags for the head: the styles the markup uses. */
   styles: string;
-}
-
-async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
-  return new Response(stream).text();
 }
 
 interface Rendered extends RenderedPage {
@@ -59,15 +54,13 @@ async function render(pathname: string, queryClient: QueryClient): Promise<Rende
       </PageMetaCollector>
     </CacheProvider>
   );
-  // The first pass loads every lazy page chunk the page shows; the second renders with them
-  // resolved, so the markup is complete and carries no streaming script (the CSP allows none).
-  await text((await prerender(app())).prelude);
-  cache.inserted = {};
-  cache.registered = {};
-  meta = undefined;
+  // The page's chunks first, as boot.tsx loads them before hydrating: the one render then has
+  // every page resolved, so the markup is complete (a page rendered on request pays one render).
+  await preloadPagesAt(pathname);
   const html = renderToString(app());
-  if (html.includes('<script'))
-    throw new Error(`${pathname} rendered a script: a page still suspends`);
+  // A boundary that still suspended would leave its fallback to be rendered on the client.
+  if (html.includes('<!--$!-->') || html.includes('<!--$?-->') || html.includes('<script'))
+    throw new Error(`${pathname} rendered an unresolved Suspense boundary: a page still suspends`);
   return { html, styles: constructStyleTagsFromChunks(extractCriticalToChunks(html)), meta };
 }
 
