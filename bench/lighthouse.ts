@@ -120,6 +120,7 @@ export async function benchLighthouse(
       {
         dynamodbUrl: twin.urls.dynamodb,
         s3Url: twin.urls.s3,
+        stripeUrl: twin.urls.stripe,
         tableName: TWIN_NAMES.table,
         imagesBucket: TWIN_NAMES.imagesBucket,
       },

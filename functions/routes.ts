@@ -5,6 +5,7 @@ import { collectionsRoutes } from './collections/collections.routes';
 import { followsRoutes } from './follows/follows.routes';
 import { itemsRoutes } from './items/items.routes';
 import { pagesRoutes } from './pages/pages.routes';
+import { paymentsRoutes } from './payments/payments.routes';
 import { profilesRoutes } from './profiles/profiles.routes';
 import { systemRoutes } from './system/system.routes';
 
@@ -26,6 +27,7 @@ export const httpRoutes: readonly RouteDeclaration[] = [
   itemsRoutes,
   collectionsRoutes,
   pagesRoutes,
+  paymentsRoutes,
 ].flatMap((routes): RouteDeclaration[] => Object.values(routes));
 
 export interface WebSocketRoute {

@@ -29,7 +29,10 @@ export interface ConnectedAccountState {
   charges_enabled: boolean;
   payouts_enabled: boolean;
   details_submitted: boolean;
-  requirements: { currently_due: string[] | null; pending_verification: string[] | null } | null;
+  requirements?: {
+    currently_due?: string[] | null;
+    pending_verification?: string[] | null;
+  } | null;
 }
 
 /**

@@ -53,3 +53,9 @@ export function requireAuth(level: AuthLevel, auth: AuthContext | null): void {
     throw new DomainError('forbidden', { message: 'This call is for administrators.' });
   }
 }
+
+/** The caller of a 'user' or 'admin' call (the middleware let no guest through). */
+export function callerId(auth: AuthContext | null): string {
+  if (auth === null) throw new Error('auth middleware let a guest through');
+  return auth.userId;
+}

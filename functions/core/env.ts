@@ -83,3 +83,18 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): HandlerEnv {
       .filter((email) => email !== ''),
   };
 }
+
+/**
+ * The payment functions' Stripe configuration (functions/payments/payments.stripe.ts). In AWS only
+ * `secretName` is set (the Secrets Manager secret holding `secretKey` and `webhookSecret`, readable
+ * by the payment functions only) and the SDK uses Stripe's own host; the twin sets the keys and its
+ * Stripe server's host, port and protocol instead.
+ */
+export const STRIPE_ENV = {
+  secretName: 'STRIPE_SECRET_NAME',
+  secretKey: 'STRIPE_SECRET_KEY',
+  webhookSecret: 'STRIPE_WEBHOOK_SECRET',
+  host: 'STRIPE_API_HOST',
+  port: 'STRIPE_API_PORT',
+  protocol: 'STRIPE_API_PROTOCOL',
+} as const;

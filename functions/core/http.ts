@@ -100,6 +100,7 @@ export function specOf<P, Q, B>(declaration: RouteDeclaration<P, Q, B>): CallSpe
     ...declaration.request,
     ...(declaration.owner === undefined ? {} : { owner: declaration.owner }),
     ...(declaration.idempotency === undefined ? {} : { idempotency: declaration.idempotency }),
+    ...(declaration.rawBody === true ? { ignoreBody: true } : {}),
   };
 }
 

@@ -51,6 +51,17 @@ export interface HttpRoute {
    * ships the web build's render folder beside the handler.
    */
   html?: true;
+  /**
+   * The handler calls Stripe (functions/payments): CDK gives it the name of the Stripe secret
+   * (STRIPE_SECRET_NAME) and `secretsmanager:GetSecretValue` on that secret only; the twin gives it
+   * the twin's keys and endpoint instead.
+   */
+  stripe?: true;
+  /**
+   * The handler reads the body itself, untouched (a signed webhook: the signature covers the exact
+   * bytes). No JSON parsing and no body schema.
+   */
+  rawBody?: true;
 }
 
 /**

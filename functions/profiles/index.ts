@@ -9,7 +9,12 @@ export {
   updateProfile,
   type ProfilesDeps,
 } from './profiles';
-export { createProfileStore, type ProfileRecord, type ProfileStore } from './profiles.repo';
+export {
+  createProfileStore,
+  type ProfileRecord,
+  type ProfileStore,
+  type SellerStatusStore,
+} from './profiles.repo';
 export {
   COUNTER_PROJECTION,
   counterReadKey,

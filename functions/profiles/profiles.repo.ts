@@ -42,6 +42,11 @@ export interface ProfileRecord {
   /** Allowed social links, keyed by site. */
   social_media?: Partial<Record<SocialSite, string>>;
   updated_at?: string;
+  /**
+   * Seller onboarding with Stripe Connect (spec 001 §3, §4), kept by the payments domain
+   * (setSellerStatus); absent before the user began. `complete` goes with is_seller.
+   */
+  onboarding_status?: string | null;
 }
 
 /** The fields the edit-profile calls may change (never keys, counters or flags). */
@@ -83,6 +88,21 @@ export interface ProfileStore {
     userId: string,
     changes: ProfileChanges,
   ): Promise<{ before: ProfileRecord; after: ProfileRecord }>;
+}
+
+/** The payments domain's write of the seller status (profiles' public module). */
+export interface SellerStatusStore {
+  /**
+   * Keeps the user's seller onboarding status (spec 001 §4) and whether they are a seller: a
+   * seller gets the sellers directory's index keys (gsi1, from the counter read), anyone else loses
+   * them. Conditioned on the counter read, so a concurrent follow cannot leave a stale sort key (a
+   * lost race is read again). `changed` is false when the profile already said so (a webhook
+   * redelivered, a check repeated); 404 `users.errors.not_found` without a profile.
+   */
+  setSellerStatus(
+    userId: string,
+    status: { onboarding_status: string; is_seller: boolean },
+  ): Promise<{ changed: boolean }>;
 }
 
 const SELLERS_CURSOR = 'sellers';
@@ -155,7 +175,7 @@ function isConditionalCheckFailed(error: unknown): boolean {
 export function createProfileStore(deps: {
   doc: DynamoDBDocumentClient;
   tableName: string;
-}): ProfileStore {
+}): ProfileStore & SellerStatusStore {
   const { doc, tableName } = deps;
   return {
     async getProfile(userId) {
@@ -163,6 +183,64 @@ export function createProfileStore(deps: {
         new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true }),
       );
       return result.Item === undefined ? undefined : toRecord(result.Item);
+    },
+
+    async setSellerStatus(userId, status) {
+      for (let attempt = 0; ; attempt += 1) {
+        const current = await doc.send(
+          new GetCommand({
+            TableName: tableName,
+            Key: profileKey(userId),
+            ConsistentRead: true,
+            ProjectionExpression: 'pk, followers_counter, is_seller, onboarding_status',
+          }),
+        );
+        if (current.Item === undefined) {
+          throw new DomainError('users.errors.not_found', {
+            message: 'This user could not be found.',
+          });
+        }
+        const wasSeller = current.Item.is_seller === true;
+        if (
+          current.Item.onboarding_status === status.onboarding_status &&
+          wasSeller === status.is_seller
+        ) {
+          return { changed: false };
+        }
+        const counter = Number(current.Item.followers_counter ?? 0);
+        const followers = Number.isSafeInteger(counter) && counter > 0 ? counter : 0;
+        const values: Record<string, unknown> = {
+          ':status': status.onboarding_status,
+          ':seller': status.is_seller,
+        };
+        let update = 'SET onboarding_status = :status, is_seller = :seller';
+        if (status.is_seller) {
+          const keys = sellerIndexKeys(userId, followers);
+          values[':gpk'] = keys.gsi1pk;
+          values[':gsk'] = keys.gsi1sk;
+          update += ', gsi1pk = :gpk, gsi1sk = :gsk';
+        } else {
+          update += ' REMOVE gsi1pk, gsi1sk';
+        }
+        values[':followers'] = followers;
+        try {
+          await doc.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: profileKey(userId),
+              UpdateExpression: update,
+              ConditionExpression:
+                followers === 0
+                  ? 'attribute_exists(pk) AND (attribute_not_exists(followers_counter) OR followers_counter = :followers)'
+                  : 'attribute_exists(pk) AND followers_counter = :followers',
+              ExpressionAttributeValues: values,
+            }),
+          );
+          return { changed: true };
+        } catch (error) {
+          if (!isConditionalCheckFailed(error) || attempt >= 4) throw error;
+        }
+      }
     },
 
     async updateProfile(userId, changes) {

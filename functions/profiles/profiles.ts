@@ -4,6 +4,7 @@ import type {
   PublicProfile,
   UpdateProfileBody,
 } from '../../shared/schemas/profiles';
+import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../shared/onboarding';
 import { imageUrl } from './list-sellers';
 import { fieldsNotForType, profileChanges } from './profile-rules';
 import type { ImagesStore } from '../images/index';
@@ -83,7 +84,17 @@ export async function getOwnProfile(
     deps.directory.contactOf(userId),
   ]);
   if (profile === undefined || contact === undefined) throw notFound();
-  return { ...toPublicProfile(profile, deps.imagesBaseUrl), ...contact };
+  return {
+    ...toPublicProfile(profile, deps.imagesBaseUrl),
+    ...contact,
+    onboarding_status: onboardingStatusOrNull(profile.onboarding_status),
+  };
+}
+
+function onboardingStatusOrNull(value: string | null | undefined): OnboardingStatus | null {
+  return (ONBOARDING_STATUSES as readonly string[]).includes(value ?? '')
+    ? (value as OnboardingStatus)
+    : null;
 }
 
 export async function profileOf(store: ProfileStore, userId: string): Promise<ProfileRecord> {

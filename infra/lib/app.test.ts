@@ -239,6 +239,37 @@ describe('HTTP API', () => {
     });
   });
 
+  it('lets exactly the payment functions (stripe: true) read the one Stripe secret', () => {
+    const payments = httpRoutes.filter((route) => route.stripe === true);
+    expect(payments.map(routeKey)).toContain('POST /api/payment-gateway/webhook');
+    for (const route of httpRoutes) {
+      const t = template(market.routeStacks[route.group] as Stack);
+      const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(
+        ([, resource]) => resource.Properties.Description === route.handler,
+      );
+      const variables = (fn?.[1].Properties.Environment?.Variables ?? {}) as Record<
+        string,
+        unknown
+      >;
+      const expected = route.stripe === true;
+      expect(variables.STRIPE_SECRET_NAME, routeKey(route)).toBe(
+        expected ? 'market/test/stripe' : undefined,
+      );
+      const role = (fn?.[1].Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const statements = Object.values(t.findResources('AWS::IAM::Policy'))
+        .filter(
+          (policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: role }]),
+        )
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: unknown }[]);
+      const secretGrants = statements.filter(
+        (statement) => statement.Action === 'secretsmanager:GetSecretValue',
+      );
+      expect(secretGrants.length, routeKey(route)).toBe(expected ? 1 : 0);
+      if (expected)
+        expect(JSON.stringify(secretGrants)).toContain('secret:market/test/stripe-??????');
+    }
+  });
+
   it('logs the default stage and throttles it', () => {
     template(market.api).hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',

@@ -2,7 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   ACCOUNT_TYPE,
@@ -11,7 +16,10 @@ import {
   guardKey,
 } from '../../functions/accounts/accounts.keys';
 import type { AccountRecord } from '../../functions/accounts/accounts.repo';
+import { PAYMENTS_TYPE, paymentsKey } from '../../functions/payments/payments.keys';
 import { profileItem } from '../../functions/profiles/profiles.repo';
+import Stripe from 'stripe';
+import { startStripeTwin, TWIN_SECRET_KEY } from './stripe/server';
 import { dynamoClient, ensureTable, startDynamoLocal } from './dynamodb';
 import { startS3 } from './s3';
 import { seedProfiles } from './seed-data';
@@ -29,6 +37,8 @@ export interface SeedTarget {
   s3Url: string;
   tableName: string;
   imagesBucket: string;
+  /** The Stripe twin: the demo sellers get Connect accounts onboarded on it (issue 9 §4). */
+  stripeUrl: string;
 }
 
 /** Written by `npm start` while it runs, so `npm run seed` finds it. */
@@ -36,7 +46,7 @@ export const RUNNING_FILE = 'twin.json';
 
 export interface RunningTwinFile {
   pid: number;
-  urls: { http: string; dynamodb: string; s3: string; outbox: string };
+  urls: { http: string; dynamodb: string; s3: string; outbox: string; stripe: string };
   startedAt: string;
 }
 
@@ -54,6 +64,13 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
     marshallOptions: { removeUndefinedValues: true },
   });
   const TableName = target.tableName;
+  const url = new URL(target.stripeUrl);
+  const stripe = new Stripe(TWIN_SECRET_KEY, {
+    host: url.hostname,
+    port: Number(url.port),
+    protocol: 'http',
+    maxNetworkRetries: 2,
+  });
   try {
     for (const profile of profiles) {
       const image = await profile.avatar.render();
@@ -98,8 +115,29 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
                 Item: { ...accountKey(record.id), type: ACCOUNT_TYPE, ...account },
               },
             },
-            { Put: { TableName, Item: profileItem(record) } },
           ],
+        }),
+      );
+      // A seller is a user whose Stripe onboarding is complete: the demo sellers onboard on the
+      // Stripe twin as a seller would (an Express account, its hosted form submitted "verified").
+      const accountId = await onboardDemoSeller(stripe, doc, TableName, record.id, account.email);
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: {
+            ...paymentsKey(record.id),
+            type: PAYMENTS_TYPE,
+            user_id: record.id,
+            stripe_account_id: accountId,
+            account_country: DEMO_COUNTRY,
+            updated_at: record.created_at,
+          },
+        }),
+      );
+      await doc.send(
+        new PutCommand({
+          TableName,
+          Item: profileItem({ ...record, is_seller: true, onboarding_status: 'complete' }),
         }),
       );
     }
@@ -107,8 +145,52 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
     s3.destroy();
     base.destroy();
   }
-  log(`[seed] ${profiles.length} sellers with avatars written`);
+  log(`[seed] ${profiles.length} sellers with avatars written, onboarded on the Stripe twin`);
   return profiles.length;
+}
+
+const DEMO_COUNTRY = 'GB';
+
+/**
+ * The seller's Connect account on the Stripe twin, onboarded: the one kept for them if the twin
+ * still has it complete, else a new Express account whose hosted form is submitted "verified".
+ */
+async function onboardDemoSeller(
+  stripe: Stripe,
+  doc: DynamoDBDocumentClient,
+  TableName: string,
+  userId: string,
+  email: string,
+): Promise<string> {
+  const kept = await doc.send(new GetCommand({ TableName, Key: paymentsKey(userId) }));
+  const keptId = kept.Item?.stripe_account_id as string | undefined;
+  if (keptId !== undefined) {
+    const account = await stripe.accounts.retrieve(keptId).catch(() => undefined);
+    if (account?.charges_enabled === true && account.metadata?.user_id === userId) return keptId;
+  }
+  const account = await stripe.accounts.create({
+    type: 'express',
+    country: DEMO_COUNTRY,
+    email,
+    capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+    metadata: { user_id: userId },
+  });
+  const link = await stripe.accountLinks.create({
+    account: account.id,
+    type: 'account_onboarding',
+    refresh_url: 'http://localhost/stripe/payment/refresh',
+    return_url: 'http://localhost/stripe/onboarding/minter',
+  });
+  const submitted = await fetch(link.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'choice=complete',
+    redirect: 'manual',
+  });
+  if (submitted.status !== 303) {
+    throw new TwinError(`the Stripe twin's onboarding form answered ${submitted.status}`);
+  }
+  return account.id;
 }
 
 function processAlive(pid: number): boolean {
@@ -158,6 +240,7 @@ export async function findRunningTwin(dataDir: string): Promise<RunningTwinFile[
       dynamodb,
       s3: `http://localhost:${DEV_PORTS.s3}`,
       outbox: `http://localhost:${DEV_PORTS.outbox}`,
+      stripe: `http://localhost:${DEV_PORTS.stripe}`,
     };
   }
   return null;
@@ -170,7 +253,10 @@ export async function seedCommand(dataDir = DEFAULT_DATA_DIR, log: Log = console
   if (running !== null) {
     log(`[seed] seeding the running twin (${running.http})`);
     await ensureTable(running.dynamodb, target.tableName);
-    await seedDemoData({ ...target, dynamodbUrl: running.dynamodb, s3Url: running.s3 }, log);
+    await seedDemoData(
+      { ...target, dynamodbUrl: running.dynamodb, s3Url: running.s3, stripeUrl: running.stripe },
+      log,
+    );
     return;
   }
   log(`[seed] no running twin: starting DynamoDB Local and s3rver on ${dataDir}`);
@@ -184,10 +270,16 @@ export async function seedCommand(dataDir = DEFAULT_DATA_DIR, log: Log = console
       corsOrigins: [],
       log,
     });
+    // The Stripe twin on its state file (webhooks reach nobody: the seed writes the statuses).
+    const stripe = await startStripeTwin({ persistFile: path.join(dataDir, 'stripe.json') });
     try {
       await ensureTable(dynamo.url, target.tableName);
-      await seedDemoData({ ...target, dynamodbUrl: dynamo.url, s3Url: s3.url }, log);
+      await seedDemoData(
+        { ...target, dynamodbUrl: dynamo.url, s3Url: s3.url, stripeUrl: stripe.url },
+        log,
+      );
     } finally {
+      await stripe.stop();
       await s3.stop();
     }
   } finally {

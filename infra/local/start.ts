@@ -150,6 +150,7 @@ export async function start(options: { dataDir?: string; log?: Log } = {}): Prom
         {
           dynamodbUrl: twin.urls.dynamodb,
           s3Url: twin.urls.s3,
+          stripeUrl: twin.urls.stripe,
           tableName: TWIN_NAMES.table,
           imagesBucket: TWIN_NAMES.imagesBucket,
         },

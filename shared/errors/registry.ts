@@ -101,6 +101,20 @@ export const ERROR_CODES = {
   // Collections (spec 000 §8 List: collection already exists).
   'market.list.errors.collection_exists': 'conflict',
   'market.collection.errors.not_found': 'not_found',
+  // Seller onboarding with Stripe Connect (spec 001 §8 Onboarding).
+  'onboarding.errors.invalid_country': 'invalid',
+  'onboarding.errors.not_onboarded': 'not_found',
+  'onboarding.errors.not_complete': 'conflict',
+  'onboarding.errors.email_in_use': 'conflict',
+  'onboarding.errors.phone_in_use': 'conflict',
+  'onboarding.errors.generic': 'unavailable',
+  // Saved cards and the card provider (spec 000 §8 Checkout: customer, setup intent errors).
+  'checkout.errors.customer': 'unavailable',
+  'checkout.errors.setup_intent': 'unavailable',
+  'payments.errors.card_not_found': 'not_found',
+  'payments.errors.provider': 'unavailable',
+  'payments.errors.webhook_signature': 'invalid',
+  'payments.errors.webhook_in_progress': 'conflict',
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

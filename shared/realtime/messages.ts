@@ -93,6 +93,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   event('order.paid', { orderId: entityId }),
   /** "stripe update": the onboarding modal re-checks (001 §4, User.onboarding_status). */
   event('stripe.updated', { onboarding_status: z.string().optional() }),
+  /** The user's saved cards changed (added, removed, new default): the card list is refetched. */
+  event('payments.cards_updated', {}),
   /** "verify-identity" (001 §3 User.verification_status). */
   event('identity.verify', { verification_status: z.string().optional() }),
   /** "offering events" about the user's offerings. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PAGE_SIZE, PROFILE_LIMITS } from '../constants/limits';
+import { ONBOARDING_STATUSES } from '../onboarding';
 
 /** Account types (spec 001 §3 user_option). */
 export const USER_OPTIONS = ['individual', 'company'] as const;
@@ -197,6 +198,11 @@ export type PublicProfile = z.infer<typeof publicProfileSchema>;
 export const privateProfileSchema = publicProfileSchema.extend({
   email: z.string(),
   phone: z.string(),
+  /**
+   * Seller onboarding with Stripe Connect (001 §3, §4): null before the user began; `complete`
+   * once the user is a seller (is_seller).
+   */
+  onboarding_status: z.enum(ONBOARDING_STATUSES).nullable(),
 });
 export type PrivateProfile = z.infer<typeof privateProfileSchema>;
 

@@ -12,7 +12,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ENV } from '../../../functions/core/env';
+import { ENV, STRIPE_ENV } from '../../../functions/core/env';
 import { TABLE } from '../../../functions/core/table';
 import { BUNDLE_FILE } from '../bundle';
 import { acknowledge, wildcardResourceFinding } from '../nag';
@@ -181,6 +181,32 @@ export class MarketFunction extends Construct {
       wildcardResourceFinding(this.role, resource),
       'Connection ids are only known at run time; the grant is limited to the @connections ' +
         'management API of one stage of one WebSocket API.',
+    );
+    return this;
+  }
+
+  /**
+   * Sets STRIPE_SECRET_NAME and allows reading that one Secrets Manager secret (the Stripe keys;
+   * only the payment functions, `stripe: true` in the route table). A secret's ARN ends in six
+   * random characters Secrets Manager adds, hence the `-??????` suffix (what CDK's
+   * `Secret.fromSecretNameV2` grants too).
+   */
+  bindStripeSecret(secretName: string): this {
+    const resource =
+      `arn:${Aws.PARTITION}:secretsmanager:${Aws.REGION}:${Aws.ACCOUNT_ID}:secret:` +
+      `${secretName}-??????`;
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [resource],
+      }),
+    );
+    this.function.addEnvironment(STRIPE_ENV.secretName, secretName);
+    acknowledge(
+      this.role,
+      wildcardResourceFinding(this.role, resource),
+      'Secrets Manager appends six random characters to a secret ARN; the grant names the one ' +
+        'Stripe secret of this deployment and nothing else.',
     );
     return this;
   }

@@ -87,6 +87,7 @@ export class RoutesStack extends Stack {
         }
         fn.bindConnections(props.connectionsFor(this));
       }
+      if (route.stripe === true) fn.bindStripeSecret(props.config.stripeSecretName);
       if (props.group === 'accounts' && props.userPoolArn !== undefined) {
         fn.role.addToPrincipalPolicy(
           new iam.PolicyStatement({

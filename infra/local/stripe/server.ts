@@ -70,15 +70,10 @@ export const STRIPE_WEBHOOK_PATH = '/api/payment-gateway/webhook';
 
 /**
  * The variables the twin gives the handlers for the SDK (`new Stripe(key, { host, port,
- * protocol })`); the payment functions' configuration reads them (in AWS: Secrets Manager).
+ * protocol })`): the payment functions' configuration (functions/core/env.ts) reads them; in AWS
+ * the keys come from Secrets Manager instead.
  */
-export const STRIPE_ENV = {
-  secretKey: 'STRIPE_SECRET_KEY',
-  webhookSecret: 'STRIPE_WEBHOOK_SECRET',
-  host: 'STRIPE_API_HOST',
-  port: 'STRIPE_API_PORT',
-  protocol: 'STRIPE_API_PROTOCOL',
-} as const;
+export { STRIPE_ENV } from '../../../functions/core/env';
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 const ACCOUNT_LINK_TTL_MS = 300_000;
 const MAX_BODY = 1_000_000;
@@ -152,9 +147,13 @@ export interface StripeTwin {
   state(): StripeState;
   setWebhookEndpoint(endpoint: WebhookEndpoint | undefined): void;
   deliveries(): readonly Delivery[];
-  /** Tests: keep webhook deliveries until `release` (duplicated, reordered). */
-  holdWebhooks(): void;
-  releaseWebhooks(options?: ReleaseOptions): void;
+  /**
+   * Tests: keep webhook deliveries (all, or those whose event contains `match`) until `release`
+   * (duplicated, reordered). Over HTTP: `POST /dev/webhooks/hold?match=`, `POST
+   * /dev/webhooks/release?match=&copies=&order=`, `GET /dev/webhooks/deliveries`.
+   */
+  holdWebhooks(match?: string): void;
+  releaseWebhooks(options?: ReleaseOptions, match?: string): number;
   /** Resolves when every delivery under way has answered. */
   webhooksSettled(): Promise<void>;
   stop(): Promise<void>;
@@ -1094,6 +1093,40 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     redirect(res, link.returnUrl);
   }
 
+  /**
+   * The tests' control of webhook deliveries, over HTTP (the twin runs in another process than the
+   * test files): hold the events containing `match`, release them `copies` times in `order`, list
+   * the deliveries.
+   */
+  function webhookControl(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const match = url.searchParams.get('match') ?? undefined;
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'POST' && url.pathname === '/dev/webhooks/hold') {
+      webhooks.hold(match);
+      return json(200, { holding: match ?? 'all' });
+    }
+    if (req.method === 'POST' && url.pathname === '/dev/webhooks/release') {
+      const order = url.searchParams.get('order');
+      const copies = Number(url.searchParams.get('copies') ?? '1');
+      const released = webhooks.release(
+        {
+          copies: Number.isInteger(copies) && copies > 0 ? copies : 1,
+          ...(order === 'reversed' || order === 'shuffled' || order === 'sent' ? { order } : {}),
+        },
+        match,
+      );
+      return json(200, { released });
+    }
+    if (req.method === 'GET' && url.pathname === '/dev/webhooks/deliveries') {
+      return json(200, { deliveries: webhooks.deliveries });
+    }
+    errorLog(`[stripe] NOT EMULATED: ${req.method ?? '?'} ${url.pathname}`);
+    return json(404, { error: 'unknown control' });
+  }
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://twin');
     const run = async () => {
@@ -1105,6 +1138,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         return checkoutRoute(req, res, url);
       const authentication = url.pathname.match(/^\/authenticate\/((?:seti|pi)_\w+)$/);
       if (authentication) return authenticationPage(req, res, authentication[1] as string);
+      if (url.pathname.startsWith('/dev/webhooks/')) return webhookControl(req, res, url);
       const express = url.pathname.match(/^\/express\/(acct_\w+)\/[\w-]+$/);
       if (express) {
         const account = state.accounts[express[1] as string];
@@ -1145,8 +1179,8 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     state: () => state,
     setWebhookEndpoint: (endpoint) => webhooks.setEndpoint(endpoint),
     deliveries: () => webhooks.deliveries,
-    holdWebhooks: () => webhooks.hold(),
-    releaseWebhooks: (release) => webhooks.release(release),
+    holdWebhooks: (match) => webhooks.hold(match),
+    releaseWebhooks: (release, match) => webhooks.release(release, match),
     webhooksSettled: () => webhooks.settled(),
     stop: async () => {
       webhooks.stop();

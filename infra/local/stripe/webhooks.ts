@@ -43,6 +43,7 @@ export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000, 
 export class WebhookSender {
   private endpoint: WebhookEndpoint | undefined;
   private held: Stripe.Event[] | null = null;
+  private readonly heldBy = new Map<string, Stripe.Event[]>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   readonly deliveries: Delivery[] = [];
@@ -64,25 +65,37 @@ export class WebhookSender {
     return this.endpoint?.url;
   }
 
-  /** Sends `event` now (or keeps it while deliveries are held). */
+  /** Sends `event` now (or keeps it while its deliveries are held). */
   send(event: Stripe.Event): void {
     if (this.endpoint === undefined) return;
-    if (this.held !== null) {
-      this.held.push(event);
+    const held = this.heldListFor(event);
+    if (held !== undefined) {
+      held.push(event);
       return;
     }
     this.deliver(event);
   }
 
-  /** Keeps every event from now on until `release`. */
-  hold(): void {
-    this.held ??= [];
+  /**
+   * Keeps events from now on until `release`: every event, or (with `match`) only those whose
+   * JSON contains it, such as a test's own account or customer id, so tests running side by side
+   * do not hold each other's events.
+   */
+  hold(match?: string): void {
+    if (match === undefined) this.held ??= [];
+    else if (!this.heldBy.has(match)) this.heldBy.set(match, []);
   }
 
-  /** Sends the held events, in `order`, `copies` times each, and stops holding. */
-  release(options: ReleaseOptions = {}): void {
-    const events = this.held ?? [];
-    this.held = null;
+  /** Sends the held events (of `match`), in `order`, `copies` times each, and stops holding. */
+  release(options: ReleaseOptions = {}, match?: string): number {
+    let events: Stripe.Event[];
+    if (match === undefined) {
+      events = this.held ?? [];
+      this.held = null;
+    } else {
+      events = this.heldBy.get(match) ?? [];
+      this.heldBy.delete(match);
+    }
     const copies = Math.max(1, options.copies ?? 1);
     let batch = events.flatMap((event) => Array.from({ length: copies }, () => event));
     if (options.order === 'reversed') batch = batch.reverse();
@@ -93,6 +106,15 @@ export class WebhookSender {
       }
     }
     for (const event of batch) this.deliver(event);
+    return batch.length;
+  }
+
+  private heldListFor(event: Stripe.Event): Stripe.Event[] | undefined {
+    if (this.held !== null) return this.held;
+    if (this.heldBy.size === 0) return undefined;
+    const json = JSON.stringify(event);
+    for (const [match, list] of this.heldBy) if (json.includes(match)) return list;
+    return undefined;
   }
 
   /** Resolves once every delivery under way has answered (retries waiting on a timer excluded). */

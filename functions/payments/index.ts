@@ -1,0 +1,7 @@
+/**
+ * The payments domain's public module (Stripe: seller onboarding, saved cards, webhooks). Other
+ * domains import only this file; checkout and bids (next issues) build on these.
+ */
+export { ensureCustomer, checkCards, listCards } from './cards';
+export { checkOnboarding } from './onboarding';
+export type { PaymentsDeps } from './payments';

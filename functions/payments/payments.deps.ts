@@ -1,0 +1,39 @@
+import { dynamoDocumentClient } from '../core/clients';
+import { readEnv } from '../core/env';
+import { logger } from '../core/logger';
+import { accountsDirectory } from '../accounts/index';
+import { createProfileStore } from '../profiles/index';
+import { publishToUser } from '../realtime/index';
+import type { PaymentsDeps } from './payments';
+import { createPaymentsRepo } from './payments.repo';
+import { stripeClient, stripeKeys } from './payments.stripe';
+
+/** The payment calls' real dependencies, from the environment. */
+export function paymentsDeps(): PaymentsDeps {
+  const env = readEnv();
+  const doc = dynamoDocumentClient(env);
+  const profiles = createProfileStore({ doc, tableName: env.tableName });
+  const directory = accountsDirectory();
+  return {
+    stripe: () => stripeClient(),
+    keys: () => stripeKeys(),
+    repo: createPaymentsRepo({ doc, tableName: env.tableName }),
+    sellers: profiles,
+    async userOf(userId) {
+      const [contact, profile] = await Promise.all([
+        directory.contactOf(userId),
+        profiles.getProfile(userId),
+      ]);
+      if (contact === undefined || profile === undefined) return undefined;
+      return { email: contact.email, user_option: profile.user_option };
+    },
+    async publish(userId, message) {
+      try {
+        await publishToUser(userId, message);
+      } catch (error) {
+        logger.warn('live event not sent', { userId, type: message.type, error: String(error) });
+      }
+    },
+    webOrigin: env.webOrigin,
+  };
+}

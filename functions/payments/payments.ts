@@ -1,0 +1,33 @@
+import type Stripe from 'stripe';
+import type { ServerMessageDraft } from '../../shared/realtime/messages';
+import type { SellerStatusStore } from '../profiles/index';
+import type { PaymentsRepo } from './payments.repo';
+import type { StripeKeys } from './payments.stripe';
+
+/**
+ * What the payments use cases need. Stripe is the official SDK (pointed at Stripe or at the twin
+ * by configuration); the rest are ports: the domain's repo, the profile's seller status, the
+ * account's contact, the live channel.
+ */
+export interface PaymentsDeps {
+  stripe: () => Promise<Stripe>;
+  keys: () => Promise<StripeKeys>;
+  repo: PaymentsRepo;
+  sellers: SellerStatusStore;
+  /** The user's e-mail and account type, to prefill Stripe (undefined for an unknown user). */
+  userOf: (
+    userId: string,
+  ) => Promise<{ email: string; user_option: 'individual' | 'company' } | undefined>;
+  /** Sends a live event to the user's open tabs; a failure is logged, never fatal. */
+  publish: (userId: string, message: ServerMessageDraft) => Promise<void>;
+  /** Origin of the web app: Stripe's return and refresh URLs point at its pages. */
+  webOrigin: string;
+}
+
+/** The web pages Stripe sends the browser back to (001 §2 card provider return pages). */
+export const RETURN_PAGES = {
+  onboardingReturn: '/stripe/onboarding/minter',
+  onboardingRefresh: '/stripe/payment/refresh',
+  checkoutSuccess: '/stripe/payment/success',
+  checkoutCancel: '/stripe/payment/cancel',
+} as const;

@@ -1,0 +1,202 @@
+import type Stripe from 'stripe';
+import { DomainError } from '../core/errors';
+import { logger } from '../core/logger';
+import { settleDefault } from './cards';
+import { syncOnboarding } from './onboarding';
+import type { PaymentsDeps } from './payments';
+import { isMissing, viaStripe } from './payments.stripe';
+
+/**
+ * Stripe's webhook (POST /api/payment-gateway/webhook), the only caller of event handling:
+ * - the Stripe-Signature is checked on the raw body with the SDK (`constructEvent`, 300 s
+ *   tolerance) against the endpoint's signing secrets (the platform endpoint and the Connect
+ *   endpoint have one each); a bad or missing signature is a 400 and nothing is done;
+ * - each event is handled at most once: it is claimed by id before handling (a conditional put),
+ *   marked done after, given up on failure (Stripe retries); a delivery that finds it done answers
+ *   200 and does nothing; one that finds it being handled answers 409, so Stripe retries later;
+ * - any order is right: a handler never trusts the event's copy of the object but reads its
+ *   current state from Stripe and derives the effect from it (an older event finds the newer state
+ *   and changes nothing);
+ * - unknown types are acknowledged and ignored.
+ */
+export const SIGNATURE_TOLERANCE_S = 300;
+
+export type EventHandler = (deps: PaymentsDeps, event: Stripe.Event, now: Date) => Promise<void>;
+
+/** Whose is a Stripe object: the user id our calls wrote in its metadata (only our key can). */
+function userIdOf(object: { metadata?: Stripe.Metadata | null }): string | undefined {
+  const value = object.metadata?.user_id;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** account.updated: the seller's onboarding moved (001 §4). */
+async function accountUpdated(deps: PaymentsDeps, event: Stripe.Event): Promise<void> {
+  const accountId = (event.data.object as Stripe.Account).id;
+  const stripe = await deps.stripe();
+  let account: Stripe.Account;
+  try {
+    account = await stripe.accounts.retrieve(accountId);
+  } catch (error) {
+    if (isMissing(error)) return; // deleted since: nothing to keep
+    throw error;
+  }
+  const userId = userIdOf(account);
+  const record = userId === undefined ? undefined : await deps.repo.getRecord(userId);
+  if (userId === undefined || record?.stripe_account_id !== account.id) {
+    // Not (or no longer) a user's account, e.g. a duplicate dropped by a race in begin.
+    logger.info('account.updated for an account no user holds', { account: account.id });
+    return;
+  }
+  await syncOnboarding(deps, userId, account);
+}
+
+/** The customer a saved card belongs to, when it is one of our users'. */
+async function customerUser(
+  deps: PaymentsDeps,
+  stripe: Stripe,
+  customerId: string | null,
+): Promise<string | undefined> {
+  if (customerId === null) return undefined;
+  let customer: Stripe.Customer | Stripe.DeletedCustomer;
+  try {
+    customer = await stripe.customers.retrieve(customerId);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+  if (customer.deleted === true) return undefined;
+  const userId = userIdOf(customer);
+  if (userId === undefined) return undefined;
+  const record = await deps.repo.getRecord(userId);
+  return record?.customer_id === customerId ? userId : undefined;
+}
+
+/** A card was saved or removed: the default is settled and the user's tabs refetch their cards. */
+async function cardsChanged(
+  deps: PaymentsDeps,
+  customerId: string | null,
+  now: Date,
+): Promise<void> {
+  const stripe = await deps.stripe();
+  const userId = await customerUser(deps, stripe, customerId);
+  if (userId === undefined || customerId === null) return;
+  await settleDefault(stripe, customerId, now);
+  await deps.publish(userId, { type: 'payments.cards_updated' });
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+async function setupIntentSucceeded(
+  deps: PaymentsDeps,
+  event: Stripe.Event,
+  now: Date,
+): Promise<void> {
+  const stripe = await deps.stripe();
+  const intent = await stripe.setupIntents.retrieve((event.data.object as Stripe.SetupIntent).id);
+  if (intent.status !== 'succeeded') return;
+  await cardsChanged(deps, idOf(intent.customer), now);
+}
+
+async function checkoutCompleted(
+  deps: PaymentsDeps,
+  event: Stripe.Event,
+  now: Date,
+): Promise<void> {
+  const stripe = await deps.stripe();
+  const session = await stripe.checkout.sessions.retrieve(
+    (event.data.object as Stripe.Checkout.Session).id,
+  );
+  // Payment mode (orders) comes with checkout; setup mode saved a card.
+  if (session.mode !== 'setup' || session.status !== 'complete') return;
+  await cardsChanged(deps, idOf(session.customer), now);
+}
+
+async function paymentMethodDetached(
+  deps: PaymentsDeps,
+  event: Stripe.Event,
+  now: Date,
+): Promise<void> {
+  // The detached card has no customer any more; Stripe names the one it had.
+  const previous = event.data.previous_attributes as { customer?: string | null } | undefined;
+  await cardsChanged(deps, previous?.customer ?? null, now);
+}
+
+export const EVENT_HANDLERS: Partial<Record<Stripe.Event.Type, EventHandler>> = {
+  'account.updated': accountUpdated,
+  'setup_intent.succeeded': setupIntentSucceeded,
+  'checkout.session.completed': checkoutCompleted,
+  'payment_method.detached': paymentMethodDetached,
+};
+
+/** The event, if the signature holds under one of the endpoint secrets. */
+export function verifiedEvent(
+  stripe: Stripe,
+  input: { payload: string; signature: string | undefined; secrets: readonly string[] },
+  now: Date,
+): Stripe.Event {
+  if (input.signature === undefined || input.signature === '') throw badSignature();
+  for (const secret of input.secrets) {
+    try {
+      return stripe.webhooks.constructEvent(
+        input.payload,
+        input.signature,
+        secret,
+        SIGNATURE_TOLERANCE_S,
+        undefined,
+        now.getTime(),
+      );
+    } catch {
+      // Try the next secret.
+    }
+  }
+  throw badSignature();
+}
+
+function badSignature(): DomainError {
+  return new DomainError('payments.errors.webhook_signature', {
+    message: 'The Stripe-Signature header is missing, expired or does not match the payload.',
+  });
+}
+
+export async function handleWebhook(
+  deps: PaymentsDeps,
+  input: { payload: string; signature: string | undefined },
+  now: Date,
+): Promise<{ received: true; duplicate: boolean }> {
+  const [stripe, keys] = await Promise.all([deps.stripe(), deps.keys()]);
+  const event = verifiedEvent(
+    stripe,
+    {
+      ...input,
+      secrets: [
+        keys.webhookSecret,
+        ...(keys.connectWebhookSecret === undefined ? [] : [keys.connectWebhookSecret]),
+      ],
+    },
+    now,
+  );
+  const handler = EVENT_HANDLERS[event.type];
+  if (handler === undefined) {
+    logger.info('webhook event ignored', { eventId: event.id, type: event.type });
+    return { received: true, duplicate: false };
+  }
+  const claim = await deps.repo.claimEvent(event.id, event.type, now);
+  if (claim === 'done') return { received: true, duplicate: true };
+  if (claim === 'busy') {
+    throw new DomainError('payments.errors.webhook_in_progress', {
+      message: 'This event is being handled by another delivery; retry later.',
+    });
+  }
+  try {
+    await viaStripe('payments.errors.provider', () => handler(deps, event, now));
+  } catch (error) {
+    await deps.repo.releaseEvent(event.id);
+    throw error;
+  }
+  await deps.repo.finishEvent(event.id, now);
+  logger.info('webhook event handled', { eventId: event.id, type: event.type });
+  return { received: true, duplicate: false };
+}
