@@ -14,7 +14,11 @@
  *     throttling (the default) and with applied (DevTools) throttling (bench/lighthouse.ts),
  *  8. the profile page rendered on request: loading the web's server bundle in a fresh process
  *     (a cold page call) and rendering a profile with 50 items (bench/page-render.ts).
- * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- web-js` runs 6 only (seconds).
+ *  9. Stripe's webhook through the local gateway: p50/p95 and DynamoDB requests per event, for a
+ *     seller's account.updated, a saved card's setup_intent.succeeded and a redelivery
+ *     (bench/webhook.ts).
+ * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- web-js` runs 6 only (seconds);
+ * `npm run bench -- webhook` runs 9 only.
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
  */
@@ -32,6 +36,7 @@ import { measureInitTime } from './init-time';
 import { benchPageRender } from './page-render';
 import { benchLogin } from './login';
 import { benchMint } from './mint';
+import { benchWebhook } from './webhook';
 import { benchLighthouse } from './lighthouse';
 import { benchWebJs } from './web-js';
 import { kib, median, ms, percentile, table } from './stats';
@@ -41,6 +46,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SELLERS = 200;
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 20);
 const MINTS = Number(process.env.BENCH_MINTS ?? 5);
+const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 100);
 
 async function bundles() {
   const outDir = path.join(REPO_ROOT, 'dist', 'bench-functions');
@@ -146,9 +152,11 @@ async function latency() {
     console.log(`\n   gateway p50 / raw Query p50 = ${ratio.toFixed(2)}×`);
     const login = await benchLogin(twin, LOGINS);
     const mint = await benchMint(twin, MINTS);
+    const webhook = await benchWebhook(twin, WEBHOOKS);
     return {
       login,
       mint,
+      webhook,
       apiP50: percentile(api, 50),
       apiP95: percentile(api, 95),
       rawP50: percentile(raw, 50),
@@ -208,6 +216,15 @@ async function main() {
     );
     console.log(`\nResults written to bench/results/${file}`);
   };
+  if (args.includes('webhook')) {
+    const twin = await startTwin({ mode: 'test' });
+    try {
+      write('webhook.json', { webhook: await benchWebhook(twin, WEBHOOKS) });
+    } finally {
+      await twin.stop();
+    }
+    return;
+  }
   if (webJsOnly) {
     const { outDir: _outDir, ...js } = await benchWebJs();
     write('web-js.json', { webJs: js });
