@@ -42,7 +42,7 @@ export async function benchWebhook(twin: Twin, runs: number) {
       surname: 'Seller',
       terms: true,
     };
-    const registered = await json<{ id: string }>(
+    await json<{ id: string }>(
       await fetch(`${api}/api/users/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
