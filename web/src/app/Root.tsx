@@ -4,6 +4,7 @@ import { ErrorPage } from '../components/ErrorPage';
 import { LoginModal } from '../features/accounts/components/LoginModal';
 import { EditProfileHost } from '../features/profiles/components/EditProfileHost';
 import { UserCardHost } from '../features/profiles/components/UserCardHost';
+import { BecomeMinterHost } from '../features/payments/components/BecomeMinterHost';
 import { PermissionPromptHost } from '../components/PermissionPromptHost';
 import { AuthProvider } from '../lib/auth';
 import { preloadOverlaysWhenIdle } from '../lib/lazyOverlay';
@@ -15,8 +16,8 @@ export function isRoomsPath(pathname: string): boolean {
 }
 
 /**
- * The root route: session state, the login, edit-profile, user-card and permission modals, scroll
- * restoration, the rooms redirect.
+ * The root route: session state, the login, edit-profile, user-card, permission and become-minter
+ * modals, scroll restoration, the rooms redirect.
  */
 export function Root() {
   const { pathname } = useLocation();
@@ -37,6 +38,7 @@ export function Root() {
       <EditProfileHost />
       <UserCardHost />
       <PermissionPromptHost />
+      <BecomeMinterHost />
     </AuthProvider>
   );
 }

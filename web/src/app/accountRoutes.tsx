@@ -2,8 +2,9 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useEffect } from 'react';
 import { useTranslation } from '../lib/i18n';
-import { Navigate, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { AddressesSection } from '../features/addresses/components/AddressesSection';
+import { SellerAccountSection } from '../features/payments/components/SellerAccountSection';
 import { GeneralSettingsPage } from '../features/settings/components/GeneralSettingsPage';
 import { useAuth } from '../lib/auth';
 import { useSwitches } from '../lib/config';
@@ -18,20 +19,15 @@ export const GENERAL_SETTINGS_PATH = '/account/settings/general';
  */
 export function GeneralSettingsRoute() {
   const { user } = useAuth();
+  const { fiat } = useSwitches();
   if (!user) return null;
   return (
     <GeneralSettingsPage>
       <AddressesSection userId={user.id} />
+      {/* Seller onboarding is with the card payment provider (Stripe): only with fiat on. */}
+      {fiat ? <SellerAccountSection userId={user.id} /> : null}
     </GeneralSettingsPage>
   );
-}
-
-/** /account/settings/paymentmethod: redirects to general when fiat is off. */
-export function PaymentMethodRoute() {
-  const { fiat } = useSwitches();
-  if (!fiat) return <Navigate to={GENERAL_SETTINGS_PATH} replace />;
-  // Fiat on: the saved-card page belongs to the payments feature (card payments); until then, general.
-  return <Navigate to={GENERAL_SETTINGS_PATH} replace />;
 }
 
 /**

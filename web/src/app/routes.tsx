@@ -3,6 +3,7 @@ import { RequireGuest, RequireUser } from '../features/accounts/components/Guard
 import { NotFoundPage } from '../components/ErrorPage';
 import { lazyPage, type LazyPage } from './lazyPage';
 import { DefaultLayout } from './layouts/DefaultLayout';
+import { EmptyLayout } from './layouts/EmptyLayout';
 import { SessionLayout } from './layouts/SessionLayout';
 import { Root, RouteBoundary } from './Root';
 
@@ -45,8 +46,28 @@ const page = {
     (m) => m.GeneralSettingsRoute,
   ),
   paymentMethod: lazyPage(
-    () => import('./accountRoutes'),
-    (m) => m.PaymentMethodRoute,
+    () => import('../features/payments/components/PaymentMethodsPage'),
+    (m) => m.PaymentMethodsRoute,
+  ),
+  redirecting: lazyPage(
+    () => import('../features/payments/components/RedirectingPage'),
+    (m) => m.RedirectingPage,
+  ),
+  minterReturn: lazyPage(
+    () => import('../features/payments/components/MinterReturnPage'),
+    (m) => m.MinterReturnPage,
+  ),
+  onboardingRefresh: lazyPage(
+    () => import('../features/payments/components/OnboardingRefreshPage'),
+    (m) => m.OnboardingRefreshPage,
+  ),
+  cardSetupSuccess: lazyPage(
+    () => import('../features/payments/components/CardSetupResultPages'),
+    (m) => m.CardSetupSuccessPage,
+  ),
+  cardSetupCancel: lazyPage(
+    () => import('../features/payments/components/CardSetupResultPages'),
+    (m) => m.CardSetupCancelPage,
   ),
   accountProfile: lazyPage(
     () => import('./accountRoutes'),
@@ -119,6 +140,12 @@ export const routes: RouteObject[] = [
                       { path: 'account/wallet/mytokens', Component: page.myTokens },
                       { path: 'account/wallet/mymints', Component: page.myMints },
                       { path: 'account/*', Component: NotFoundPage },
+                      // The card provider's return pages (spec 001 §2): Connect onboarding
+                      // (return_url, refresh_url) and Checkout in setup mode (success, cancel).
+                      { path: 'stripe/onboarding/minter', Component: page.minterReturn },
+                      { path: 'stripe/payment/refresh', Component: page.onboardingRefresh },
+                      { path: 'stripe/payment/success', Component: page.cardSetupSuccess },
+                      { path: 'stripe/payment/cancel', Component: page.cardSetupCancel },
                       { path: 'checkout', Component: NotFoundPage },
                       { path: 'market/product/:id/checkout', Component: NotFoundPage },
                     ],
@@ -126,6 +153,23 @@ export const routes: RouteObject[] = [
                   // Public profiles; reserved or malformed first segments still show the 404.
                   { path: ':usernick', Component: page.profile },
                   { path: '*', Component: NotFoundPage },
+                ],
+              },
+            ],
+          },
+          {
+            // The onboarding window's first page (spec 001 §2), before it is pointed at Stripe:
+            // no bars.
+            path: 'redirecting',
+            Component: EmptyLayout,
+            children: [
+              {
+                Component: RouteBoundary,
+                children: [
+                  {
+                    Component: RequireUser,
+                    children: [{ index: true, Component: page.redirecting }],
+                  },
                 ],
               },
             ],

@@ -13,5 +13,11 @@ export const PATHS = {
   myTokens: '/account/wallet/mytokens',
   myMints: '/account/wallet/mymints',
   settings: '/account/settings/general',
+  /** The saved cards (settings' second tab; redirects to settings while fiat is off). */
+  paymentMethods: '/account/settings/paymentmethod',
+  /** The blank page the onboarding window opens on before it is pointed at Stripe (001 §2). */
+  redirecting: '/redirecting',
+  /** Stripe's return_url after Connect onboarding (the onboarding window comes back here). */
+  minterReturn: '/stripe/onboarding/minter',
   signup: '/session/signup',
 } as const;

@@ -15,14 +15,30 @@ import { I18nContext, i18n } from './i18n';
 import { ownProfileQueryKey } from './ownProfile';
 import { onboardingRegistry, permissionPrompt, usePermission } from './permission';
 
-type Who = 'guest' | 'individual' | 'unverified' | 'company' | 'unverified company';
+type Who =
+  | 'guest'
+  | 'individual'
+  | 'unverified'
+  | 'company'
+  | 'unverified company'
+  | 'seller'
+  | 'seller company'
+  | 'verifying company';
 type Deployment = 'kyc' | 'fiat only' | 'neither';
 
 const PROFILES = {
-  individual: { user_option: 'individual', is_verified: true },
-  unverified: { user_option: 'individual', is_verified: false },
-  company: { user_option: 'company', is_verified: true },
-  'unverified company': { user_option: 'company', is_verified: false },
+  individual: { user_option: 'individual', is_verified: true, onboarding_status: null },
+  unverified: { user_option: 'individual', is_verified: false, onboarding_status: null },
+  company: { user_option: 'company', is_verified: true, onboarding_status: null },
+  'unverified company': { user_option: 'company', is_verified: false, onboarding_status: null },
+  // The own profile's kept seller-onboarding status (complete: a seller).
+  seller: { user_option: 'individual', is_verified: true, onboarding_status: 'complete' },
+  'seller company': { user_option: 'company', is_verified: true, onboarding_status: 'complete' },
+  'verifying company': {
+    user_option: 'company',
+    is_verified: true,
+    onboarding_status: 'verifying',
+  },
 } as const;
 
 const SWITCHES = {
@@ -66,6 +82,11 @@ describe('usePermission', () => {
     ['room', 'unverified company', 'fiat only', 'onboard'],
     ['delist', 'individual', 'fiat only', 'onboard'],
     ['create_ticket', 'company', 'kyc', 'onboard'],
+    ['delist', 'seller', 'fiat only', 'allow'],
+    ['create_ticket', 'seller', 'kyc', 'allow'],
+    ['delist', 'seller company', 'fiat only', 'allow'],
+    ['create_ticket', 'verifying company', 'fiat only', 'onboard'],
+    ['delist', 'verifying company', 'neither', 'onboard'],
   ])('%s by a %s user where the deployment has %s: %s', (action, who, deployment, expected) => {
     const { guard, openLogin } = setup(who, deployment);
     const run = vi.fn();

@@ -53,9 +53,9 @@ export function usePermissionPrompt(): PermissionPrompt | null {
 export type OnboardHandler = (action: Action) => void;
 
 /**
- * Where 'onboard' decisions go. The minter-onboarding (Stripe) modal, once it exists, registers
- * itself here and takes them over; until then the prompt host explains that seller onboarding is
- * required.
+ * Where 'onboard' decisions go. The minter-onboarding (Stripe) modal registers itself here while
+ * the deployment has a card payment provider and takes them over; otherwise the prompt host
+ * explains that seller onboarding is required.
  */
 function createOnboardingRegistry() {
   const handlers = new Set<OnboardHandler>();
@@ -78,19 +78,25 @@ export const onboardingRegistry = createOnboardingRegistry();
 
 /**
  * What the permission table needs to know about the session user. The own profile carries the
- * account type and the verification flag; while it loads, the session's own flag stands in and
- * the user counts as an individual (the stricter company columns wait for the profile).
+ * account type, the verification flag and the seller-onboarding status; while it loads, the
+ * session's own flag stands in, the user counts as an individual (the stricter company columns
+ * wait for the profile) and as not onboarded (the onboarding modal then finds the real status).
  */
 export function permissionUserOf(
   user: SessionUser | null,
-  profile: { user_option: 'individual' | 'company'; is_verified: boolean } | undefined,
+  profile:
+    | {
+        user_option: 'individual' | 'company';
+        is_verified: boolean;
+        onboarding_status?: string | null;
+      }
+    | undefined,
 ): PermissionUser | null {
   if (user === null) return null;
   return {
     user_option: profile?.user_option ?? 'individual',
     is_verified: profile?.is_verified ?? user.verified,
-    // The onboarding status reaches the web with the seller-onboarding feature.
-    onboarding_status: null,
+    onboarding_status: profile?.onboarding_status ?? null,
   };
 }
 
@@ -109,12 +115,13 @@ export function usePermission(): Guard {
   const loggedIn = subject !== null;
   const userOption = subject?.user_option;
   const verified = subject?.is_verified;
+  const onboardingStatus = subject?.onboarding_status ?? null;
   const { identityProvider, paymentProvider, fiat } = permissionSwitches(switches);
   return useCallback(
     (action, run) => {
       const who: PermissionUser | null =
         loggedIn && userOption !== undefined && verified !== undefined
-          ? { user_option: userOption, is_verified: verified, onboarding_status: null }
+          ? { user_option: userOption, is_verified: verified, onboarding_status: onboardingStatus }
           : null;
       const decision = decide(action, who, { identityProvider, paymentProvider, fiat });
       if (decision === 'allow') run();
@@ -125,6 +132,15 @@ export function usePermission(): Guard {
       }
       return decision;
     },
-    [loggedIn, userOption, verified, identityProvider, paymentProvider, fiat, openLogin],
+    [
+      loggedIn,
+      userOption,
+      verified,
+      onboardingStatus,
+      identityProvider,
+      paymentProvider,
+      fiat,
+      openLogin,
+    ],
   );
 }

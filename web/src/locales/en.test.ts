@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import account from './en.account.json';
 import addresses from './en.addresses.json';
+import cards from './en.cards.json';
 import home from './en.home.json';
 import items from './en.items.json';
 import legal from './en.legal.json';
 import login from './en.login.json';
+import minter from './en.minter.json';
 import password from './en.password.json';
 import permission from './en.permission.json';
 import profiles from './en.profiles.json';
@@ -17,10 +19,12 @@ import signup from './en.signup.json';
 const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
   account,
   addresses,
+  cards,
   home,
   items,
   legal,
   login,
+  minter,
   password,
   permission,
   profiles,

@@ -57,6 +57,7 @@ export function ownProfileFixture(overrides: Partial<PrivateProfile> = {}): Priv
     ...publicProfileFixture(),
     email: 'ana@example.com',
     phone: '+447700900123',
+    onboarding_status: null,
     ...overrides,
   };
 }

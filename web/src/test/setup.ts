@@ -1,6 +1,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { setApiSession } from '../lib/api';
+import { becomeMinterModal } from '../lib/becomeMinterStore';
 import { editProfileModal } from '../lib/editProfileStore';
 import { permissionPrompt } from '../lib/permission';
 import { toasts } from '../lib/toast';
@@ -31,6 +32,7 @@ beforeAll(async () => {
     import('../features/accounts/components/LoginDialog'),
     import('../features/profiles/components/EditProfileModal'),
     import('../features/profiles/components/UserCardModal'),
+    import('../features/payments/components/BecomeMinterModal'),
   ]);
 });
 
@@ -42,6 +44,7 @@ afterEach(() => {
   userCard.close();
   permissionPrompt.close();
   editProfileModal.close();
+  becomeMinterModal.close();
   // The API client's session (and a hold left by an AuthProvider that never settled).
   setApiSession(null);
   setViewportWidth(DESKTOP_WIDTH);

@@ -203,7 +203,12 @@ describe('follow button', () => {
       '/api/config': configWithAuth,
       ...byNick(individualProfile()),
       '/api/users/user-1/user-profile': () =>
-        ok({ ...individualProfile(), email: 'ana@example.com', phone: '+447700900123' }),
+        ok({
+          ...individualProfile(),
+          email: 'ana@example.com',
+          phone: '+447700900123',
+          onboarding_status: null,
+        }),
     });
     renderRoute('/ana');
     await screen.findByRole('heading', { level: 1, name: 'Ana García' });
@@ -224,7 +229,12 @@ function renderSignedIn(
     '/api/config': configWithAuth,
     '/api/users/sellers': () => ok({ items: [], nextCursor: null }),
     '/api/users/user-1/user-profile': () =>
-      ok({ ...profile, email: 'ana@example.com', phone: '+447700900123' }),
+      ok({
+        ...profile,
+        email: 'ana@example.com',
+        phone: '+447700900123',
+        onboarding_status: null,
+      }),
     ...handlers,
   });
   return { fetchMock, ...renderRoute(path) };

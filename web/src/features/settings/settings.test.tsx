@@ -37,6 +37,7 @@ function signedIn(switches: Parameters<typeof configFixture>[0] = {}) {
     '/api/users/user-1/addresses': () => ok({ items: [] }),
     '/api/users/get-by-nickname/ana': () => ok(ownProfileFixture()),
     '/api/users/sellers': () => ok({ items: [], nextCursor: null }),
+    '/api/payment-gateway/payment-methods': () => ok({ payment_methods: [] }),
   });
 }
 
@@ -68,11 +69,36 @@ describe('/account/settings/general', () => {
 });
 
 describe('/account/settings/paymentmethod', () => {
-  it.each([true, false])('redirects to general (fiat %s)', async (fiat) => {
-    signedIn({ fiat });
+  it('redirects to general while fiat is off', async () => {
+    signedIn({ fiat: false });
     const { router } = renderRoute('/account/settings/paymentmethod');
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/account/settings/general');
+  });
+
+  it('is the saved cards page while fiat is on', async () => {
+    signedIn({ fiat: true });
+    const { router } = renderRoute('/account/settings/paymentmethod');
+    expect(await screen.findByRole('region', { name: 'Saved cards' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/account/settings/paymentmethod');
+  });
+});
+
+describe('the Selling section', () => {
+  it('shows the kept seller status and opens the become-minter modal', async () => {
+    signedIn();
+    renderRoute('/account/settings/general');
+    const selling = await screen.findByRole('region', { name: 'Selling' });
+    expect(await within(selling).findByText('Not started')).toBeTruthy();
+    await userEvent.click(within(selling).getByRole('button', { name: 'Become a seller' }));
+    expect(await screen.findByRole('dialog', { name: 'Become a seller' })).toBeTruthy();
+  });
+
+  it('is not there while fiat is off', async () => {
+    signedIn({ fiat: false });
+    renderRoute('/account/settings/general');
+    expect(await screen.findByRole('region', { name: 'Addresses' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Selling' })).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import EditRoundedIcon from '@mui/icons-material/EditRounded';
 import LogoutRoundedIcon from '@mui/icons-material/LogoutRounded';
+import StorefrontRoundedIcon from '@mui/icons-material/StorefrontRounded';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -9,7 +10,9 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
+import { isOnboarded } from '@shared/onboarding';
 import { useAuth } from '../../../lib/auth';
+import { becomeMinterModal } from '../../../lib/becomeMinterStore';
 import { useSwitches } from '../../../lib/config';
 import { editProfileModal } from '../../../lib/editProfileStore';
 import { useOwnProfile } from '../../../lib/ownProfile';
@@ -21,17 +24,21 @@ import { UserAvatar, type AccountMenuProps } from './AccountMenu';
  * The account menu (spec 001 §2): "logged in as @nick", profile (labelled by the account type),
  * activity, settings (each once its page exists) and logout, which asks for confirmation first.
  * Where only companies may mint and the user is not one, the profile item opens the profile
- * editor instead of the public profile.
+ * editor instead of the public profile. With card payments on, "Become a seller" (or "Seller
+ * account" once onboarded) opens the become-minter modal; like the minter option (001 §6), it is
+ * offered only to companies where only companies mint.
  */
 export function AccountMenuPopup({ anchorEl, onClose, id }: AccountMenuProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const { companyOnlyMinting } = useSwitches();
+  const { companyOnlyMinting, fiat } = useSwitches();
   const profile = useOwnProfile(user?.id ?? null);
   const [confirming, setConfirming] = useState(false);
   if (!user) return null;
   const userOption = profile.data?.user_option;
   const editInstead = companyOnlyMinting && userOption !== 'company';
+  const sellerItem = fiat && !editInstead;
+  const seller = isOnboarded(profile.data?.onboarding_status);
   // The profile item needs the nick (empty until the session names it) unless it opens the editor.
   const items = ACCOUNT_MENU_ITEMS.filter(
     (item) => item.ready && (item.key !== 'profile' || user.nick !== '' || editInstead),
@@ -87,6 +94,19 @@ export function AccountMenuPopup({ anchorEl, onClose, id }: AccountMenuProps) {
             </MenuItem>
           ),
         )}
+        {sellerItem ? (
+          <MenuItem
+            onClick={() => {
+              onClose();
+              becomeMinterModal.open();
+            }}
+          >
+            <ListItemIcon>
+              <StorefrontRoundedIcon fontSize="small" />
+            </ListItemIcon>
+            {seller ? t('account.menu.sellerAccount') : t('account.menu.becomeSeller')}
+          </MenuItem>
+        ) : null}
         <MenuItem
           onClick={() => {
             onClose();

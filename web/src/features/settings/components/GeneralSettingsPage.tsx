@@ -1,7 +1,5 @@
-import Box from '@mui/material/Box';
-import Container from '@mui/material/Container';
-import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { SettingsFrame } from '../../../components/SettingsFrame';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useAuth } from '../../../lib/auth';
 import { usePageMeta } from '../../../lib/head';
@@ -23,19 +21,9 @@ export function GeneralSettingsPage({ children }: { children?: ReactNode }) {
   });
   if (!user) return null;
   return (
-    <Container maxWidth="md" sx={{ py: { xs: 3, sm: 5 } }}>
-      <Box component="header" sx={{ mb: { xs: 2.5, sm: 4 } }}>
-        <Typography variant="h4" component="h1" sx={{ fontSize: { xs: '1.75rem', sm: '2.2rem' } }}>
-          {t('settings.title')}
-        </Typography>
-        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-          {t('settings.subtitle')}
-        </Typography>
-      </Box>
-      <Box sx={{ display: 'grid', gap: { xs: 2, sm: 3 } }}>
-        <AccountSection userId={user.id} />
-        {children}
-      </Box>
-    </Container>
+    <SettingsFrame subtitle={t('settings.subtitle')}>
+      <AccountSection userId={user.id} />
+      {children}
+    </SettingsFrame>
   );
 }

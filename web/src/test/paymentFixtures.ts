@@ -1,0 +1,49 @@
+import type { SavedCard } from '@shared/schemas/payments';
+import { vi } from 'vitest';
+
+export function savedCardFixture(overrides: Partial<SavedCard> = {}): SavedCard {
+  return {
+    id: 'pm_visa',
+    brand: 'visa',
+    funding: 'credit',
+    last4: '4242',
+    exp_month: 4,
+    exp_year: 2031,
+    created: '2026-03-12T10:00:00.000Z',
+    default: true,
+    expired: false,
+    ...overrides,
+  };
+}
+
+/** The window `window.open` answers in tests: records where it was sent and whether it closed. */
+export function fakeWindow() {
+  return {
+    location: { replace: vi.fn() },
+    close: vi.fn(),
+    closed: false,
+  };
+}
+
+/** A stand-in for the browser's WebSocket: tests push server messages with `receive`. */
+export class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send() {}
+  close() {
+    this.readyState = 3;
+  }
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  /** Sends `message` to every open socket (each listener opens its own). */
+  static broadcast(message: unknown) {
+    for (const socket of FakeSocket.all) if (socket.readyState !== 3) socket.receive(message);
+  }
+}
