@@ -10,8 +10,12 @@ const fromHere = (relative: string): string =>
 
 const API_ORIGIN = 'http://localhost:3000';
 
-/** zod and the shared schemas: loaded with the first validated call of any page. */
-const SCHEMAS = /([\\/]node_modules[\\/]zod[\\/])|([\\/]shared[\\/]schemas[\\/])/;
+/**
+ * zod and the shared schemas: loaded with the first validated call of any page. The payment
+ * schemas are only the payments feature's (cards, onboarding): they stay in its chunks, off the
+ * first visit.
+ */
+const SCHEMAS = /([\\/]node_modules[\\/]zod[\\/])|([\\/]shared[\\/]schemas[\\/](?!payments\.))/;
 
 /**
  * What `module` (relative to web/src) reaches statically: its source files as absolute paths

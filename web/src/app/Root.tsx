@@ -4,11 +4,18 @@ import { ErrorPage } from '../components/ErrorPage';
 import { LoginModal } from '../features/accounts/components/LoginModal';
 import { EditProfileHost } from '../features/profiles/components/EditProfileHost';
 import { UserCardHost } from '../features/profiles/components/UserCardHost';
-import { BecomeMinterHost } from '../features/payments/components/BecomeMinterHost';
 import { PermissionPromptHost } from '../components/PermissionPromptHost';
 import { AuthProvider } from '../lib/auth';
-import { preloadOverlaysWhenIdle } from '../lib/lazyOverlay';
+import { lazyOverlay, preloadOverlaysWhenIdle } from '../lib/lazyOverlay';
 import { ScrollRestoration } from '../lib/navigation';
+
+/*
+ * The become-minter host (and its store) is not in the first download: a guest's first page never
+ * needs it; it is fetched once idle like the other overlays, and only shows for a signed-in user.
+ */
+const BecomeMinterHost = lazyOverlay<object>(
+  async () => (await import('../features/payments/components/BecomeMinterHost')).BecomeMinterHost,
+);
 
 /** Any route containing `rooms` redirects home (spec 000 §2: the rooms feature is not offered). */
 export function isRoomsPath(pathname: string): boolean {

@@ -3,7 +3,6 @@ import { RequireGuest, RequireUser } from '../features/accounts/components/Guard
 import { NotFoundPage } from '../components/ErrorPage';
 import { lazyPage, type LazyPage } from './lazyPage';
 import { DefaultLayout } from './layouts/DefaultLayout';
-import { EmptyLayout } from './layouts/EmptyLayout';
 import { SessionLayout } from './layouts/SessionLayout';
 import { Root, RouteBoundary } from './Root';
 
@@ -12,6 +11,9 @@ import { Root, RouteBoundary } from './Root';
  * 404 and error pages) is in the entry. Forms, Amplify and the login steps are reached only from
  * these chunks and the modals' own lazy chunks.
  */
+/** The payments pages share one chunk (features/payments/pages.ts). */
+const paymentsPages = () => import('../features/payments/pages');
+
 const page = {
   home: lazyPage(
     () => import('./HomeRoute'),
@@ -45,30 +47,9 @@ const page = {
     () => import('./accountRoutes'),
     (m) => m.GeneralSettingsRoute,
   ),
-  paymentMethod: lazyPage(
-    () => import('../features/payments/components/PaymentMethodsPage'),
-    (m) => m.PaymentMethodsRoute,
-  ),
-  redirecting: lazyPage(
-    () => import('../features/payments/components/RedirectingPage'),
-    (m) => m.RedirectingPage,
-  ),
-  minterReturn: lazyPage(
-    () => import('../features/payments/components/MinterReturnPage'),
-    (m) => m.MinterReturnPage,
-  ),
-  onboardingRefresh: lazyPage(
-    () => import('../features/payments/components/OnboardingRefreshPage'),
-    (m) => m.OnboardingRefreshPage,
-  ),
-  cardSetupSuccess: lazyPage(
-    () => import('../features/payments/components/CardSetupResultPages'),
-    (m) => m.CardSetupSuccessPage,
-  ),
-  cardSetupCancel: lazyPage(
-    () => import('../features/payments/components/CardSetupResultPages'),
-    (m) => m.CardSetupCancelPage,
-  ),
+  paymentMethod: lazyPage(paymentsPages, (m) => m.PaymentMethodsRoute),
+  redirecting: lazyPage(paymentsPages, (m) => m.RedirectingPage),
+  stripeReturn: lazyPage(paymentsPages, (m) => m.StripeReturnRoute),
   accountProfile: lazyPage(
     () => import('./accountRoutes'),
     (m) => m.AccountProfileRoute,
@@ -142,10 +123,8 @@ export const routes: RouteObject[] = [
                       { path: 'account/*', Component: NotFoundPage },
                       // The card provider's return pages (spec 001 §2): Connect onboarding
                       // (return_url, refresh_url) and Checkout in setup mode (success, cancel).
-                      { path: 'stripe/onboarding/minter', Component: page.minterReturn },
-                      { path: 'stripe/payment/refresh', Component: page.onboardingRefresh },
-                      { path: 'stripe/payment/success', Component: page.cardSetupSuccess },
-                      { path: 'stripe/payment/cancel', Component: page.cardSetupCancel },
+                      // (/stripe/onboarding/minter, /stripe/payment/refresh, /success, /cancel)
+                      { path: 'stripe/*', Component: page.stripeReturn },
                       { path: 'checkout', Component: NotFoundPage },
                       { path: 'market/product/:id/checkout', Component: NotFoundPage },
                     ],
@@ -158,21 +137,11 @@ export const routes: RouteObject[] = [
             ],
           },
           {
-            // The onboarding window's first page (spec 001 §2), before it is pointed at Stripe:
-            // no bars.
+            // The onboarding window's first page (spec 001 §2), before it is pointed at Stripe: no
+            // bars, nothing private (a guest who opens it sees the same blank "Opening Stripe…").
             path: 'redirecting',
-            Component: EmptyLayout,
-            children: [
-              {
-                Component: RouteBoundary,
-                children: [
-                  {
-                    Component: RequireUser,
-                    children: [{ index: true, Component: page.redirecting }],
-                  },
-                ],
-              },
-            ],
+            Component: RouteBoundary,
+            children: [{ index: true, Component: page.redirecting }],
           },
           {
             path: 'session',

@@ -144,9 +144,7 @@ describe('become-minter modal: a new seller', () => {
     expect(
       await within(dialog).findByRole('heading', { name: 'Argentina is not supported yet' }),
     ).toBeTruthy();
-    expect(
-      within(dialog).getByText('Stripe cannot open seller accounts in this country yet.'),
-    ).toBeTruthy();
+    expect(within(dialog).getByText('Stripe has no sellers in this country yet.')).toBeTruthy();
     expect(open).not.toHaveBeenCalled();
     expect(callsTo(fetchMock, BEGIN)).toHaveLength(0);
 
@@ -167,7 +165,7 @@ describe('become-minter modal: a new seller', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
     expect(
       await within(dialog).findByText(
-        'Your browser blocked the Stripe window. Allow pop-ups for this site and try again.',
+        'Pop-ups are blocked: allow them for this site and try again.',
       ),
     ).toBeTruthy();
     expect(callsTo(fetchMock, BEGIN)).toHaveLength(0);
@@ -177,15 +175,9 @@ describe('become-minter modal: a new seller', () => {
   });
 
   it.each([
-    [
-      'onboarding.errors.email_in_use',
-      'Email address already in use: Stripe already has a seller account with this e-mail.',
-    ],
-    [
-      'onboarding.errors.phone_in_use',
-      'Mobile number already in use: Stripe already has a seller account with this mobile number.',
-    ],
-    ['unexpected', 'We could not reach Stripe to set up your seller account. Please try again.'],
+    ['onboarding.errors.email_in_use', 'Email address already in use'],
+    ['onboarding.errors.phone_in_use', 'Mobile number already in use'],
+    ['unexpected', 'Stripe is not answering. Please try again.'],
   ])('closes the window and explains a begin refused with %s', async (code, text) => {
     renderSignedIn(null, { [BEGIN]: () => failure(code, code === 'unexpected' ? 500 : 409) });
     const { popup } = stubWindowOpen();
@@ -240,9 +232,7 @@ describe('become-minter modal: a begun onboarding', () => {
     await waitFor(() => expect(cta.hasAttribute('disabled')).toBe(false));
     await userEvent.click(cta);
     expect(
-      await within(dialog).findByText(
-        /Stripe needs more documents from you\. Follow the instructions/,
-      ),
+      await within(dialog).findByText(/Stripe needs more documents: see its e-mail/),
     ).toBeTruthy();
     expect(popup?.close).toHaveBeenCalled();
     expect(popup?.location.replace).not.toHaveBeenCalled();
@@ -300,9 +290,7 @@ describe('become-minter modal: a begun onboarding', () => {
     });
     const dialog = await openModal();
     expect(
-      await within(dialog).findByText(
-        'We could not refresh your seller status. Please try again in a moment.',
-      ),
+      await within(dialog).findByText('Your seller status could not be refreshed.'),
     ).toBeTruthy();
     expect(
       within(dialog).getByRole('button', { name: 'Become a seller' }).hasAttribute('disabled'),

@@ -150,7 +150,7 @@ describe('/account/settings/paymentmethod', () => {
     const section = await screen.findByRole('region', { name: 'Saved cards' });
     const alert = await within(section).findByRole('alert', {}, { timeout: 10_000 });
     expect(alert.textContent).toContain("We couldn't load your cards.");
-    expect(alert.textContent).toContain('The card payment provider is not answering.');
+    expect(alert.textContent).toContain('Stripe is not answering.');
     await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await within(section).findByRole('listitem', { name: 'Visa •••• 4242' })).toBeTruthy();
   });
@@ -178,7 +178,7 @@ describe('/account/settings/paymentmethod', () => {
     const section = await screen.findByRole('region', { name: 'Saved cards' });
     await userEvent.click(await within(section).findByRole('button', { name: 'Add a card' }));
     expect(
-      await within(section).findByText('We could not open Stripe’s card form. Please try again.'),
+      await within(section).findByText('Stripe is not answering. Please try again.'),
     ).toBeTruthy();
     expect(assign).not.toHaveBeenCalled();
     expect(within(section).getByRole('button', { name: 'Add a card' })).toBeTruthy();
@@ -249,9 +249,7 @@ describe('/account/settings/paymentmethod', () => {
     await userEvent.click(within(list).getByRole('button', { name: 'Remove Visa •••• 4242' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove this card?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
-    expect(
-      await within(dialog).findByText('This card is not among your saved cards.'),
-    ).toBeTruthy();
+    expect(await within(dialog).findByText('This card is not saved in your account.')).toBeTruthy();
   });
 
   it('refetches the cards when the live channel says they changed', async () => {

@@ -165,7 +165,7 @@ describe('/stripe/onboarding/minter (Stripe return_url)', () => {
         'heading',
         {
           level: 1,
-          name: 'We could not refresh your seller status. Please try again in a moment.',
+          name: 'Your seller status could not be refreshed.',
         },
         { timeout: 10_000 },
       ),
@@ -214,7 +214,7 @@ describe('/stripe/payment/refresh (Stripe refresh_url)', () => {
   });
 
   it.each<[OnboardingStatus, string, RegExp]>([
-    ['pending', 'Stripe needs more documents', /Follow the instructions in Stripe’s e-mail/],
+    ['pending', 'Stripe needs more documents', /Stripe needs more documents: see its e-mail/],
     ['verifying', 'Nothing to do on Stripe right now', /Stripe is verifying your details/],
   ])('says so when there is no link (%s)', async (status, heading, body) => {
     const replace = vi.spyOn(externalNavigation, 'replace').mockImplementation(() => undefined);
@@ -240,11 +240,7 @@ describe('/stripe/payment/refresh (Stripe refresh_url)', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'We couldn’t reopen Stripe' }),
     ).toBeTruthy();
-    expect(
-      screen.getByText(
-        'We could not reach Stripe to set up your seller account. Please try again.',
-      ),
-    ).toBeTruthy();
+    expect(screen.getByText('Stripe is not answering. Please try again.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(replace).toHaveBeenCalledWith(ONBOARDING_URL));
   });

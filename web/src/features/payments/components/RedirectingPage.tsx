@@ -17,29 +17,32 @@ export function RedirectingPage() {
     title: t('meta.titleTemplate', { page: t('minter.redirecting.title'), app: t('app.name') }),
     noIndex: true,
   });
+  // Its own landmark: the route has no layout (no bars in the onboarding window).
   return (
-    <Box
-      role="status"
-      aria-live="polite"
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        justifyContent: 'center',
-        gap: 2,
-        px: 3,
-        textAlign: 'center',
-      }}
-    >
-      <CircularProgress aria-hidden />
-      <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
-        {t('minter.redirecting.title')}
-      </Typography>
-      <Typography color="text.secondary">{t('minter.redirecting.body')}</Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 360 }}>
-        {t('minter.redirecting.hint')}
-      </Typography>
-    </Box>
+    <main>
+      <Box
+        role="status"
+        aria-live="polite"
+        sx={{
+          minHeight: '100vh',
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          justifyContent: 'center',
+          gap: 2,
+          px: 3,
+          textAlign: 'center',
+        }}
+      >
+        <CircularProgress aria-hidden />
+        <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
+          {t('minter.redirecting.title')}
+        </Typography>
+        <Typography color="text.secondary">{t('minter.redirecting.body')}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 360 }}>
+          {t('minter.redirecting.hint')}
+        </Typography>
+      </Box>
+    </main>
   );
 }
