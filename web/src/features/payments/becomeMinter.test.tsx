@@ -111,7 +111,7 @@ describe('become-minter modal: a new seller', () => {
     expect(within(dialog).getByText('Not started')).toBeTruthy();
     expect(callsTo(fetchMock, CHECK)).toHaveLength(0);
 
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Become a seller' }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Become a seller' }));
     expect(
       await within(dialog).findByRole('heading', { name: 'Where are you based?' }),
     ).toBeTruthy();
@@ -134,7 +134,7 @@ describe('become-minter modal: a new seller', () => {
     const { fetchMock } = renderSignedIn(null);
     const { open } = stubWindowOpen();
     const dialog = await openModal();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Become a seller' }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Become a seller' }));
     await userEvent.selectOptions(
       await within(dialog).findByRole('combobox', { name: 'Country' }),
       'AR',
@@ -157,7 +157,7 @@ describe('become-minter modal: a new seller', () => {
     const { fetchMock } = renderSignedIn(null);
     stubWindowOpen(null);
     const dialog = await openModal();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Become a seller' }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Become a seller' }));
     await userEvent.selectOptions(
       await within(dialog).findByRole('combobox', { name: 'Country' }),
       'FR',
@@ -182,7 +182,7 @@ describe('become-minter modal: a new seller', () => {
     renderSignedIn(null, { [BEGIN]: () => failure(code, code === 'unexpected' ? 500 : 409) });
     const { popup } = stubWindowOpen();
     const dialog = await openModal();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Become a seller' }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Become a seller' }));
     await userEvent.selectOptions(
       await within(dialog).findByRole('combobox', { name: 'Country' }),
       'GB',
@@ -276,7 +276,7 @@ describe('become-minter modal: a begun onboarding', () => {
     });
     const dialog = await openModal();
     expect(await within(dialog).findByText('Not started')).toBeTruthy();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Become a seller' }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Become a seller' }));
     expect(await within(dialog).findByRole('combobox', { name: 'Country' })).toBeTruthy();
   });
 
@@ -352,7 +352,7 @@ describe('become-minter modal: entry points', () => {
   it('starts afresh after closing', async () => {
     renderSignedIn(null);
     const dialog = await openModal();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Become a seller' }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Become a seller' }));
     expect(await within(dialog).findByRole('combobox', { name: 'Country' })).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
