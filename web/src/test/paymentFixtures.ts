@@ -1,5 +1,6 @@
 import type { SavedCard } from '@shared/schemas/payments';
 import { vi } from 'vitest';
+import { jsonResponse } from './utils';
 
 export function savedCardFixture(overrides: Partial<SavedCard> = {}): SavedCard {
   return {
@@ -47,3 +48,20 @@ export class FakeSocket {
     for (const socket of FakeSocket.all) if (socket.readyState !== 3) socket.receive(message);
   }
 }
+
+/** An API answer `{ data }`, and an API error with its code (the payments tests' fetch mocks). */
+export const ok = (data: unknown) => jsonResponse({ data });
+export const failure = (code: string, status: number) =>
+  jsonResponse({ error: { code, message: code, requestId: 't' } }, status);
+
+/** The payment-gateway calls the web makes (functions/payments/payments.routes.ts). */
+const GATEWAY = '/api/payment-gateway';
+export const PAYMENT_CALLS = {
+  check: `${GATEWAY}/onboarding-minter/check`,
+  begin: `${GATEWAY}/onboarding-minter/begin`,
+  refresh: `${GATEWAY}/onboarding-minter/refresh`,
+  list: `${GATEWAY}/payment-methods`,
+  setup: `${GATEWAY}/create-setup-intent`,
+  remove: `${GATEWAY}/remove-payment-method`,
+  makeDefault: `${GATEWAY}/default-payment-method`,
+} as const;

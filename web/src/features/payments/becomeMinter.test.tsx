@@ -5,13 +5,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { becomeMinterModal } from '../../lib/becomeMinterStore';
 import { onboardingRegistry, permissionPrompt } from '../../lib/permission';
 import { configFixture, configWithAuthFixture } from '../../test/fixtures';
-import { FakeSocket, fakeWindow } from '../../test/paymentFixtures';
+import { FakeSocket, fakeWindow, ok, failure, PAYMENT_CALLS } from '../../test/paymentFixtures';
 import {
   ownProfileFixture,
   signedInSession,
   storeSignedInSession,
 } from '../../test/profileFixtures';
-import { deferred, jsonResponse, mockApi, renderRoute } from '../../test/utils';
+import { deferred, mockApi, renderRoute } from '../../test/utils';
 
 const amplify = vi.hoisted(() => ({
   signIn: vi.fn(),
@@ -22,14 +22,9 @@ const amplify = vi.hoisted(() => ({
 vi.mock('aws-amplify/auth', () => amplify);
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 
-const ok = (data: unknown) => jsonResponse({ data });
-const failure = (code: string, status: number) =>
-  jsonResponse({ error: { code, message: code, requestId: 't' } }, status);
-
-const GATEWAY = '/api/payment-gateway';
-const CHECK = `${GATEWAY}/onboarding-minter/check`;
-const BEGIN = `${GATEWAY}/onboarding-minter/begin`;
-const REFRESH = `${GATEWAY}/onboarding-minter/refresh`;
+const CHECK = PAYMENT_CALLS.check;
+const BEGIN = PAYMENT_CALLS.begin;
+const REFRESH = PAYMENT_CALLS.refresh;
 const ONBOARDING_URL = 'https://connect.stripe.test/setup/e/acct_1/abc';
 const DASHBOARD_URL = 'https://connect.stripe.test/express/acct_1/login';
 

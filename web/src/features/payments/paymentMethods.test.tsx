@@ -3,14 +3,20 @@ import userEvent from '@testing-library/user-event';
 import type { SavedCard } from '@shared/schemas/payments';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configFixture, configWithAuthFixture } from '../../test/fixtures';
-import { FakeSocket, savedCardFixture } from '../../test/paymentFixtures';
+import {
+  FakeSocket,
+  savedCardFixture,
+  ok,
+  failure,
+  PAYMENT_CALLS,
+} from '../../test/paymentFixtures';
 import {
   ownProfileFixture,
   signedInSession,
   storeSignedInSession,
 } from '../../test/profileFixtures';
 import { PHONE_WIDTH, setViewportWidth } from '../../test/viewport';
-import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
+import { mockApi, renderRoute } from '../../test/utils';
 import { externalNavigation } from './externalNavigation';
 
 const amplify = vi.hoisted(() => ({
@@ -22,16 +28,11 @@ const amplify = vi.hoisted(() => ({
 vi.mock('aws-amplify/auth', () => amplify);
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 
-const ok = (data: unknown) => jsonResponse({ data });
-const failure = (code: string, status: number) =>
-  jsonResponse({ error: { code, message: code, requestId: 't' } }, status);
-
 const PAGE = '/account/settings/paymentmethod';
-const GATEWAY = '/api/payment-gateway';
-const LIST = `${GATEWAY}/payment-methods`;
-const SETUP = `${GATEWAY}/create-setup-intent`;
-const REMOVE = `${GATEWAY}/remove-payment-method`;
-const DEFAULT = `${GATEWAY}/default-payment-method`;
+const LIST = PAYMENT_CALLS.list;
+const SETUP = PAYMENT_CALLS.setup;
+const REMOVE = PAYMENT_CALLS.remove;
+const DEFAULT = PAYMENT_CALLS.makeDefault;
 const CHECKOUT_URL = 'https://checkout.stripe.test/c/pay/cs_test_1';
 
 const visa = savedCardFixture();

@@ -3,13 +3,19 @@ import userEvent from '@testing-library/user-event';
 import type { OnboardingStatus } from '@shared/onboarding';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configWithAuthFixture } from '../../test/fixtures';
-import { FakeSocket, savedCardFixture } from '../../test/paymentFixtures';
+import {
+  FakeSocket,
+  savedCardFixture,
+  ok,
+  failure,
+  PAYMENT_CALLS,
+} from '../../test/paymentFixtures';
 import {
   ownProfileFixture,
   signedInSession,
   storeSignedInSession,
 } from '../../test/profileFixtures';
-import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
+import { mockApi, renderRoute } from '../../test/utils';
 import { externalNavigation } from './externalNavigation';
 
 const amplify = vi.hoisted(() => ({
@@ -21,15 +27,10 @@ const amplify = vi.hoisted(() => ({
 vi.mock('aws-amplify/auth', () => amplify);
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 
-const ok = (data: unknown) => jsonResponse({ data });
-const failure = (code: string, status: number) =>
-  jsonResponse({ error: { code, message: code, requestId: 't' } }, status);
-
-const GATEWAY = '/api/payment-gateway';
-const CHECK = `${GATEWAY}/onboarding-minter/check`;
-const REFRESH = `${GATEWAY}/onboarding-minter/refresh`;
-const LIST = `${GATEWAY}/payment-methods`;
-const SETUP = `${GATEWAY}/create-setup-intent`;
+const CHECK = PAYMENT_CALLS.check;
+const REFRESH = PAYMENT_CALLS.refresh;
+const LIST = PAYMENT_CALLS.list;
+const SETUP = PAYMENT_CALLS.setup;
 const ONBOARDING_URL = 'https://connect.stripe.test/setup/e/acct_1/fresh';
 
 function check(status: OnboardingStatus) {

@@ -8,7 +8,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -21,6 +20,7 @@ import { useAddresses, useSetDefaultAddress } from '../hooks/useAddresses';
 import { AddressDialog } from './AddressDialog';
 import { DeleteAddressDialog } from './DeleteAddressDialog';
 import addressesTexts from '../../../locales/en.addresses.json';
+import { SettingsSection } from '../../../components/SettingsSection';
 
 addTranslations({ addresses: addressesTexts });
 
@@ -107,36 +107,18 @@ export function AddressesSection({ userId }: { userId: string }) {
   }
 
   return (
-    <Paper
-      component="section"
-      variant="outlined"
-      aria-labelledby={headingId}
-      sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
-    >
-      <Box
-        sx={{
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'space-between',
-          gap: 2,
-          flexWrap: 'wrap',
-          mb: 2,
-        }}
-      >
-        <Box>
-          <Typography id={headingId} variant="h6" component="h2">
-            {t('addresses.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('addresses.subtitle')}
-          </Typography>
-        </Box>
-        {query.isSuccess && items.length > 0 ? (
+    <SettingsSection
+      headingId={headingId}
+      title={t('addresses.title')}
+      subtitle={t('addresses.subtitle')}
+      action={
+        query.isSuccess && items.length > 0 ? (
           <Button variant="outlined" startIcon={<AddRoundedIcon />} onClick={add} disabled={full}>
             {t('addresses.add')}
           </Button>
-        ) : null}
-      </Box>
+        ) : null
+      }
+    >
       {full ? (
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('addresses.errors.limit')}
@@ -154,7 +136,7 @@ export function AddressesSection({ userId }: { userId: string }) {
       {deleting ? (
         <DeleteAddressDialog userId={userId} address={deleting} onClose={() => setDeleting(null)} />
       ) : null}
-    </Paper>
+    </SettingsSection>
   );
 }
 

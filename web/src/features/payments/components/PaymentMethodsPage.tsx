@@ -12,7 +12,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -30,6 +29,7 @@ import { PATHS } from '../../../lib/paths';
 import { toasts } from '../../../lib/toast';
 import cardsTexts from '../../../locales/en.cards.json';
 import settingsTexts from '../../../locales/en.settings.json';
+import { SettingsSection } from '../../../components/SettingsSection';
 import {
   useAddCard,
   useMakeDefaultCard,
@@ -183,34 +183,18 @@ export function PaymentMethodsPage() {
 
   return (
     <SettingsFrame subtitle={t('cards.subtitle')}>
-      <Paper
-        component="section"
-        variant="outlined"
-        aria-labelledby={headingId}
-        sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
+      <SettingsSection
+        headingId={headingId}
+        title={t('cards.listTitle')}
+        action={query.isSuccess && cards.length > 0 ? addButton('outlined') : null}
       >
-        <Box
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'space-between',
-            gap: 2,
-            flexWrap: 'wrap',
-            mb: 2,
-          }}
-        >
-          <Typography id={headingId} variant="h6" component="h2">
-            {t('cards.listTitle')}
-          </Typography>
-          {query.isSuccess && cards.length > 0 ? addButton('outlined') : null}
-        </Box>
         {add.isError ? (
           <Alert severity="error" sx={{ mb: 2 }} onClose={() => add.reset()}>
             {errorText(add.error)}
           </Alert>
         ) : null}
         {content}
-      </Paper>
+      </SettingsSection>
       {removing ? <RemoveCardDialog card={removing} onClose={() => setRemoving(null)} /> : null}
     </SettingsFrame>
   );

@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { isOnboarded, ONBOARDING_STATUSES, type OnboardingStatus } from '@shared/onboarding';
@@ -12,6 +11,7 @@ import { becomeMinterModal } from '../../../lib/becomeMinterStore';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useOwnProfile } from '../../../lib/ownProfile';
 import minterTexts from '../../../locales/en.minter.json';
+import { SettingsSection } from '../../../components/SettingsSection';
 
 addTranslations({ minter: minterTexts });
 
@@ -69,30 +69,11 @@ export function SellerAccountSection({ userId }: { userId: string }) {
   }
 
   return (
-    <Paper
-      component="section"
-      variant="outlined"
-      aria-labelledby={headingId}
-      sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
-    >
-      <Box
-        sx={{
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'space-between',
-          gap: 2,
-          flexWrap: 'wrap',
-          mb: 2,
-        }}
-      >
-        <Box>
-          <Typography id={headingId} variant="h6" component="h2">
-            {t('minter.section.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('minter.section.subtitle')}
-          </Typography>
-        </Box>
+    <SettingsSection
+      headingId={headingId}
+      title={t('minter.section.title')}
+      subtitle={t('minter.section.subtitle')}
+      action={
         <Button
           variant={seller ? 'outlined' : 'contained'}
           startIcon={<StorefrontRoundedIcon />}
@@ -101,8 +82,9 @@ export function SellerAccountSection({ userId }: { userId: string }) {
         >
           {seller ? t('minter.section.manage') : t('minter.section.open')}
         </Button>
-      </Box>
+      }
+    >
       {content}
-    </Paper>
+    </SettingsSection>
   );
 }

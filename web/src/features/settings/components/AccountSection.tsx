@@ -2,14 +2,13 @@ import EditRoundedIcon from '@mui/icons-material/EditRounded';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
-import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { editProfileModal } from '../../../lib/editProfileStore';
 import { useOwnProfile } from '../../../lib/ownProfile';
 import settingsTexts from '../../../locales/en.settings.json';
+import { SettingsSection } from '../../../components/SettingsSection';
 
 addTranslations({ settings: settingsTexts });
 
@@ -78,30 +77,11 @@ export function AccountSection({ userId }: { userId: string }) {
   }
 
   return (
-    <Paper
-      component="section"
-      variant="outlined"
-      aria-labelledby={headingId}
-      sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
-    >
-      <Box
-        sx={{
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'space-between',
-          gap: 2,
-          flexWrap: 'wrap',
-          mb: 2,
-        }}
-      >
-        <Box>
-          <Typography id={headingId} variant="h6" component="h2">
-            {t('settings.account.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('settings.account.subtitle')}
-          </Typography>
-        </Box>
+    <SettingsSection
+      headingId={headingId}
+      title={t('settings.account.title')}
+      subtitle={t('settings.account.subtitle')}
+      action={
         <Button
           variant="outlined"
           startIcon={<EditRoundedIcon />}
@@ -109,8 +89,9 @@ export function AccountSection({ userId }: { userId: string }) {
         >
           {t('settings.account.editProfile')}
         </Button>
-      </Box>
+      }
+    >
       {content}
-    </Paper>
+    </SettingsSection>
   );
 }
