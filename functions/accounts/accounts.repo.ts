@@ -40,7 +40,7 @@ import {
   registerIdempotencyKey,
 } from './accounts.keys';
 import { PIN_RULES, pinTtl, type PinRecord, type PinStep } from './pins';
-import { cancellationReasons } from '../core/dynamo';
+import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
 import { idempotencyRecordPut } from '../core/idempotency';
 import { NO_FAILURES, type FailureCount, type ThrottleState } from './login-throttle';
 
@@ -605,7 +605,7 @@ export function createPasswordResetStore(deps: {
         const userId = result.Attributes?.userId;
         return typeof userId === 'string' ? userId : undefined;
       } catch (error) {
-        if ((error as { name?: string }).name === 'ConditionalCheckFailedException') {
+        if (isConditionalCheckFailed(error)) {
           return undefined;
         }
         throw error;

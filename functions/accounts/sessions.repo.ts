@@ -1,4 +1,5 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed } from '../core/dynamo';
 import { accountKey } from './accounts.keys';
 import { readAccountStatus } from './accounts.repo';
 import type { SessionsStore } from './sessions';
@@ -31,7 +32,7 @@ export function createSessionsStore(deps: {
       );
       return true;
     } catch (error) {
-      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      if (isConditionalCheckFailed(error)) return false;
       throw error;
     }
   };

@@ -6,6 +6,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed } from '../core/dynamo';
 import type { StoredImage } from '../images/index';
 import type { CollectionRecord } from './collections';
 import {
@@ -187,7 +188,7 @@ export function createCollectionsRepo(deps: {
         await doc.send(new UpdateCommand(itemsCountUpdate(TableName, collectionId, delta)));
         return true;
       } catch (error) {
-        if ((error as { name?: string } | null)?.name === 'ConditionalCheckFailedException') {
+        if (isConditionalCheckFailed(error)) {
           return false;
         }
         throw error;

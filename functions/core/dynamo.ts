@@ -20,3 +20,12 @@ export function cancellationReasons(error: unknown): CancellationReason[] | unde
   }
   return undefined;
 }
+
+/** Whether a single-item write failed its ConditionExpression. */
+export function isConditionalCheckFailed(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: string }).name === 'ConditionalCheckFailedException'
+  );
+}

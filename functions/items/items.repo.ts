@@ -12,7 +12,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { itemsCountUpdate } from '../collections/index';
 import { decodeCursor, encodeCursor } from '../core/cursor';
 import { idempotencyRecordPut } from '../core/idempotency';
-import { cancellationReasons } from '../core/dynamo';
+import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
 import { DomainError } from '../core/errors';
 import {
   COPY_PREFIX,
@@ -118,10 +118,6 @@ export interface ItemsRepo extends CreationRepo {
   listCopies(itemId: string, cursor: string | undefined, limit: number): Promise<Page<CopyRecord>>;
   getCopy(itemId: string, serial: number): Promise<CopyRecord | undefined>;
   getHistory(nftuniqueid: string): Promise<ProvenanceRecord[]>;
-}
-
-function isConditionalCheckFailed(error: unknown): boolean {
-  return (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 }
 
 const strip = <T>(raw: Record<string, unknown>): T => {

@@ -5,6 +5,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed } from '../core/dynamo';
 import { PAYMENTS_TYPE, paymentsKey, STRIPE_EVENT_TYPE, stripeEventKey } from './payments.keys';
 
 /** A user's Stripe references. */
@@ -46,14 +47,6 @@ export interface PaymentsRepo {
 export const EVENT_LEASE_MS = 60_000;
 /** Event records are kept 30 days (Stripe redelivers for 3). */
 export const EVENT_RETENTION_S = 30 * 24 * 3600;
-
-function isConditionalCheckFailed(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: string }).name === 'ConditionalCheckFailedException'
-  );
-}
 
 /** The payments domain's only DynamoDB caller. */
 export function createPaymentsRepo(deps: {

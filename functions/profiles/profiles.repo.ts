@@ -5,6 +5,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed } from '../core/dynamo';
 import { decodeCursor, encodeCursor } from '../core/cursor';
 import { DomainError } from '../core/errors';
 import type { SocialSite, UserOption } from '../../shared/schemas/profiles';
@@ -161,14 +162,6 @@ export function createProfilesRepo(deps: {
       return { items: page.map(toRecord), nextCursor };
     },
   };
-}
-
-function isConditionalCheckFailed(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: string }).name === 'ConditionalCheckFailedException'
-  );
 }
 
 /** Profile reads and edits against the table (the profiles domain's only DynamoDB caller). */
