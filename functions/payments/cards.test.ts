@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SavedCard } from '../../shared/schemas/payments';
-import { expectedDefault, isExpired } from './cards';
+import type Stripe from 'stripe';
+import { expectedDefault, isExpired, savedCardsOf } from './cards';
 
 const NOW = new Date('2026-11-24T12:00:00Z');
 
@@ -56,5 +57,38 @@ describe('expectedDefault (newest first lists)', () => {
     ],
   ])('%s', (_name, cards, current, expected) => {
     expect(expectedDefault(cards, current)).toBe(expected);
+  });
+});
+
+describe('savedCardsOf', () => {
+  const method = (id: string, created: number) =>
+    ({
+      id,
+      created,
+      type: 'card',
+      card: {
+        brand: 'visa',
+        funding: 'credit',
+        last4: id.slice(-4),
+        exp_month: 12,
+        exp_year: 2034,
+      },
+    }) as unknown as Stripe.PaymentMethod;
+
+  it("keeps Stripe's newest-first order, also for cards saved in the same second", () => {
+    const cards = savedCardsOf(
+      [
+        method('pm_a_4444', 1_790_000_100),
+        method('pm_z_4242', 1_790_000_100),
+        method('pm_m_1111', 1_790_000_000),
+      ],
+      'pm_z_4242',
+      NOW,
+    );
+    expect(cards.map((card) => [card.last4, card.default])).toEqual([
+      ['4444', false],
+      ['4242', true],
+      ['1111', false],
+    ]);
   });
 });

@@ -41,23 +41,26 @@ export function savedCardsOf(
   defaultId: string | null,
   now: Date,
 ): SavedCard[] {
-  return methods
-    .filter((method) => method.card !== undefined && method.card !== null)
-    .map((method) => {
-      const card = method.card as Stripe.PaymentMethod.Card;
-      return {
-        id: method.id,
-        brand: card.brand,
-        funding: card.funding,
-        last4: card.last4,
-        exp_month: card.exp_month,
-        exp_year: card.exp_year,
-        created: new Date(method.created * 1000).toISOString(),
-        default: method.id === defaultId,
-        expired: isExpired(card, now),
-      };
-    })
-    .sort((a, b) => b.created.localeCompare(a.created) || b.id.localeCompare(a.id));
+  return (
+    methods
+      .filter((method) => method.card !== undefined && method.card !== null)
+      .map((method) => {
+        const card = method.card as Stripe.PaymentMethod.Card;
+        return {
+          id: method.id,
+          brand: card.brand,
+          funding: card.funding,
+          last4: card.last4,
+          exp_month: card.exp_month,
+          exp_year: card.exp_year,
+          created: new Date(method.created * 1000).toISOString(),
+          default: method.id === defaultId,
+          expired: isExpired(card, now),
+        };
+      })
+      // Stripe lists newest first; a stable sort keeps its order for cards of the same second.
+      .sort((a, b) => b.created.localeCompare(a.created))
+  );
 }
 
 /**

@@ -421,7 +421,10 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       ({ params, path: url }, [, id]) => {
         if (!state.customers[id as string]) throw missing('customer', id as string);
         const type = str(params, 'type');
+        // Newest first, as Stripe lists them; cards created in the same second keep that order too
+        // (the latest saved first), not the order of the twin's state.
         const methods = Object.values(state.paymentMethods)
+          .reverse()
           .filter(
             (method) => method.customer === id && (type === undefined || method.type === type),
           )
@@ -436,7 +439,10 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         const customer = required(params, 'customer');
         if (!state.customers[customer]) throw missing('customer', customer, 'customer');
         const type = str(params, 'type');
+        // Newest first, as Stripe lists them; cards created in the same second keep that order too
+        // (the latest saved first), not the order of the twin's state.
         const methods = Object.values(state.paymentMethods)
+          .reverse()
           .filter(
             (method) =>
               method.customer === customer && (type === undefined || method.type === type),
