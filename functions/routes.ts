@@ -1,15 +1,16 @@
-import type { RouteDeclaration } from './core/route';
+import type { RouteDeclaration, WorkflowTask } from './core/route';
 import { accountsRoutes } from './accounts/accounts.routes';
 import { addressesRoutes } from './addresses/addresses.routes';
 import { collectionsRoutes } from './collections/collections.routes';
 import { followsRoutes } from './follows/follows.routes';
 import { itemsRoutes } from './items/items.routes';
+import { notificationsRoutes } from './notifications/notifications.routes';
 import { pagesRoutes } from './pages/pages.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { profilesRoutes } from './profiles/profiles.routes';
 import { systemRoutes } from './system/system.routes';
 
-export type { AuthLevel, HttpMethod, HttpRoute, StackGroup } from './core/route';
+export type { AuthLevel, HttpMethod, HttpRoute, StackGroup, WorkflowTask } from './core/route';
 
 /**
  * The route table: every domain's declared calls (`functions/<domain>/<domain>.routes.ts`, the one
@@ -28,6 +29,7 @@ export const httpRoutes: readonly RouteDeclaration[] = [
   collectionsRoutes,
   pagesRoutes,
   paymentsRoutes,
+  notificationsRoutes,
 ].flatMap((routes): RouteDeclaration[] => Object.values(routes));
 
 export interface WebSocketRoute {
@@ -49,7 +51,15 @@ export const webSocketRoutes: readonly WebSocketRoute[] = [
  * `workflowTasks[<key>]`, the local runner invokes the same handler in-process. Product workflows
  * (listing, auction close, booking expiry) arrive with their features.
  */
-export const workflowTasks: Readonly<Record<string, { handler: string }>> = {};
+export const workflowTasks: Readonly<Record<string, WorkflowTask>> = {
+  // follower-fanout: a page of a seller's followers told about a new offering; starts its own
+  // continuation execution when the history grows long.
+  notifyFollowersPage: {
+    handler: 'notifications/handlers/notify-followers-page',
+    notify: true,
+    workflows: ['follower-fanout'],
+  },
+};
 
 /**
  * Cognito user-pool triggers (custom auth: an e-mail pin, then a phone pin; pre-authentication for

@@ -52,6 +52,18 @@ export interface HttpRoute {
    */
   html?: true;
   /**
+   * The handler notifies users (functions/notifications notify()): it publishes live (as `live`)
+   * and may send notification e-mails, so CDK also gives it EMAIL_SENDER and `ses:SendEmail` from
+   * that address.
+   */
+  notify?: true;
+  /**
+   * The workflows (infra/workflows/<name>.asl.json) the handler may start (functions/core/workflows.ts
+   * `startWorkflow`): CDK gives it WORKFLOW_ARN_PREFIX and `states:StartExecution` on exactly those
+   * state machines; the twin gives every function the runner's prefix.
+   */
+  workflows?: readonly string[];
+  /**
    * The handler calls Stripe (functions/payments): CDK gives it the name of the Stripe secret
    * (STRIPE_SECRET_NAME) and `secretsmanager:GetSecretValue` on that secret only; the twin gives it
    * the twin's keys and endpoint instead.
@@ -62,6 +74,17 @@ export interface HttpRoute {
    * bytes). No JSON parsing and no body schema.
    */
   rawBody?: true;
+}
+
+/**
+ * A workflow task's deployment (`workflowTasks` of functions/routes.ts): its handler module and,
+ * as for a route, whether it notifies users (`notify`: the live channel and notification e-mails)
+ * and which workflows it may start. Every task reads and writes the table.
+ */
+export interface WorkflowTask {
+  handler: string;
+  notify?: true;
+  workflows?: readonly string[];
 }
 
 /**

@@ -34,13 +34,44 @@ async function accountIdOf(deps: PaymentsDeps, userId: string): Promise<string> 
  * Keeps the status an account gives on the user's profile and tells the user's tabs when it
  * changed. Answers the stored status. Shared by the calls and the `account.updated` webhook.
  */
+/** The onboarding statuses the seller is told about (001 §3 minter_pending; and when complete). */
+const ONBOARDING_NOTICES: Partial<Record<OnboardingStatus, 'minter_pending' | 'minter_completed'>> =
+  {
+    pending: 'minter_pending',
+    complete: 'minter_completed',
+  };
+
+/**
+ * Notifies a change to a told-about status BEFORE keeping it: a crash in between is retried (the
+ * webhook is redelivered, the check repeated) and finds the status still unchanged, and notify()
+ * drops the repeat by its event key (the account and the change), so the seller hears it once.
+ */
+async function notifyOnboarding(
+  deps: Pick<PaymentsDeps, 'storedStatusOf' | 'notify'>,
+  userId: string,
+  accountId: string,
+  stored: OnboardingStatus,
+): Promise<void> {
+  const activity = ONBOARDING_NOTICES[stored];
+  if (activity === undefined) return;
+  const previous = (await deps.storedStatusOf(userId)) ?? 'none';
+  if (previous === stored) return;
+  await deps.notify({
+    to: userId,
+    activity,
+    eventKey: `onboarding:${accountId}:${previous}>${stored}`,
+    payload: { status: stored },
+  });
+}
+
 export async function syncOnboarding(
-  deps: Pick<PaymentsDeps, 'sellers' | 'publish'>,
+  deps: Pick<PaymentsDeps, 'sellers' | 'publish' | 'storedStatusOf' | 'notify'>,
   userId: string,
   account: Stripe.Account,
 ): Promise<{ check: MinterCheck; status: OnboardingStatus; changed: boolean }> {
   const check = minterCheckOf(account);
   const stored = storedOnboardingStatus(check);
+  await notifyOnboarding(deps, userId, account.id, stored);
   const { changed } = await deps.sellers.setSellerStatus(userId, {
     onboarding_status: stored,
     is_seller: stored === 'complete',

@@ -3,6 +3,7 @@ import { readEnv } from '../core/env';
 import { logger } from '../core/logger';
 import { accountsDirectory } from '../accounts/index';
 import { createProfileStore } from '../profiles/index';
+import { notify, notifyDeps } from '../notifications/index';
 import { publishToUser } from '../realtime/index';
 import type { PaymentsDeps } from './payments';
 import { createPaymentsRepo } from './payments.repo';
@@ -33,6 +34,11 @@ export function paymentsDeps(): PaymentsDeps {
       } catch (error) {
         logger.warn('live event not sent', { userId, type: message.type, error: String(error) });
       }
+    },
+    storedStatusOf: async (userId) =>
+      (await profiles.getProfile(userId))?.onboarding_status ?? undefined,
+    async notify(input) {
+      await notify(notifyDeps(env), input, new Date());
     },
     webOrigin: env.webOrigin,
   };

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayFetch, twin, useTwinEnv } from '../../infra/local/test/twin-context';
 import { signatureHeader } from '../../infra/local/stripe/webhooks';
 import { TWIN_WEBHOOK_SECRET } from '../../infra/local/stripe/server';
+import type { NotificationPage } from '../../shared/schemas/notifications';
 import type { PrivateProfile, SellerPage } from '../../shared/schemas/profiles';
 import type {
   MinterCheckAnswer,
@@ -373,6 +374,14 @@ describe('seller onboarding (001 §4)', () => {
       onboarding_status: 'complete',
       is_seller: true,
     });
+    // The seller heard each change once (001 §3 minter_pending; and when complete), newest first.
+    const notices = await call<NotificationPage>('GET', `/api/notifications/${user.id}`, {
+      token: user.accessToken,
+    });
+    expect(notices.json.data.notifications.map((notice) => notice.activity)).toEqual([
+      'minter_completed',
+      'minter_pending',
+    ]);
   });
 });
 

@@ -33,6 +33,7 @@ export const paymentsRoutes = {
     group: 'orders',
     stripe: true,
     live: true,
+    notify: true,
     summary:
       "Start seller onboarding (001 §4): opens the caller's Stripe Connect Express account in {country} (once; a second begin continues the same account) and answers Stripe's onboarding URL; 400 onboarding.errors.invalid_country outside Express countries",
     tags: TAGS,
@@ -48,6 +49,7 @@ export const paymentsRoutes = {
     access: { table: 'write' },
     stripe: true,
     live: true,
+    notify: true,
     summary:
       "The minter check of the caller's connected account, read from Stripe, and the status it gives (001 §3, §4); keeps the status on the user; 404 onboarding.errors.not_onboarded without an account",
     tags: TAGS,
@@ -61,6 +63,7 @@ export const paymentsRoutes = {
     group: 'orders',
     stripe: true,
     live: true,
+    notify: true,
     summary:
       'A fresh onboarding link (continue_onboarding), the Express dashboard (success), or no link (pending, verifying); POST where the spec says GET (it creates a single-use link and keeps the status)',
     tags: TAGS,
@@ -184,6 +187,7 @@ export const paymentsRoutes = {
     access: { table: 'write' },
     stripe: true,
     live: true,
+    notify: true,
     rawBody: true,
     summary:
       "Stripe's webhook endpoint: the Stripe-Signature is checked on the raw body (400 payments.errors.webhook_signature), each event is handled once whatever the redeliveries and their order; unknown types are acknowledged",

@@ -3,6 +3,7 @@ import type { ServerMessageDraft } from '../../shared/realtime/messages';
 import type { SellerStatusStore } from '../profiles/index';
 import type { PaymentsRepo } from './payments.repo';
 import type { StripeKeys } from './payments.stripe';
+import type { NotifyInput } from '../notifications/index';
 
 /**
  * What the payments use cases need. Stripe is the official SDK (pointed at Stripe or at the twin
@@ -18,6 +19,10 @@ export interface PaymentsDeps {
   userOf: (
     userId: string,
   ) => Promise<{ email: string; user_option: 'individual' | 'company' } | undefined>;
+  /** The onboarding status kept on the user's profile (before a sync), if any. */
+  storedStatusOf: (userId: string) => Promise<string | undefined>;
+  /** Tells the user (functions/notifications notify(): idempotent per event key). */
+  notify: (input: NotifyInput) => Promise<void>;
   /** Sends a live event to the user's open tabs; a failure is logged, never fatal. */
   publish: (userId: string, message: ServerMessageDraft) => Promise<void>;
   /** Origin of the web app: Stripe's return and refresh URLs point at its pages. */

@@ -65,6 +65,7 @@ function setup(options: { failFirst?: boolean } = {}) {
     },
   } as unknown as Stripe;
   let current = 'continue_onboarding';
+  const notified: string[] = [];
   const deps: PaymentsDeps = {
     stripe: async () => stripe,
     keys: async () => ({
@@ -82,12 +83,16 @@ function setup(options: { failFirst?: boolean } = {}) {
       },
     },
     userOf: async () => ({ email: 'a@example.com', user_option: 'individual' }),
+    storedStatusOf: async () => current,
+    notify: async (input) => {
+      notified.push(`${input.activity} ${input.eventKey}`);
+    },
     publish: async (_userId, message) => {
       published.push(message.type);
     },
     webOrigin: 'http://localhost:3000',
   };
-  return { deps, repo, statuses, published };
+  return { deps, repo, statuses, published, notified };
 }
 
 function signed(event: object, secret = SECRET, at = NOW) {
@@ -127,12 +132,17 @@ describe('handleWebhook', () => {
   });
 
   it('handles an event once: a redelivery does nothing and says so', async () => {
-    const { deps, statuses, published } = setup();
+    const { deps, statuses, published, notified } = setup();
     const first = await handleWebhook(deps, signed(EVENT), NOW);
     const again = await handleWebhook(deps, signed(EVENT), NOW);
     expect([first.duplicate, again.duplicate]).toEqual([false, true]);
     expect(statuses).toEqual(['complete']);
     expect(published).toEqual(['stripe.updated']);
+    // The seller is told once, with the change as the event key (notify drops a repeat of it).
+    expect(notified).toEqual(['minter_completed onboarding:acct_1:continue_onboarding>complete']);
+    // Another event that finds the status already kept tells nothing more.
+    await handleWebhook(deps, signed({ ...EVENT, id: 'evt_9' }), NOW);
+    expect(notified).toHaveLength(1);
   });
 
   it('gives a failed handling up, so the retry does it (once)', async () => {

@@ -126,9 +126,9 @@ describe('live channel on the twin', () => {
     });
     expect(await client.next()).toMatchObject({ type: 'bid.new', id: toTopic.id });
 
-    const toUser = await publishToUser(userId, { type: 'notification.new' });
+    const toUser = await publishToUser(userId, { type: 'payments.cards_updated' });
     expect(toUser).toMatchObject({ delivered: 1 });
-    expect(await client.next()).toEqual({ type: 'notification.new', id: toUser.id });
+    expect(await client.next()).toEqual({ type: 'payments.cards_updated', id: toUser.id });
 
     client.send('{"action":"dance"}');
     expect(await client.next()).toMatchObject({ type: 'error', code: 'invalid_request' });
@@ -166,7 +166,7 @@ describe('live channel on the twin', () => {
       connectedAt: new Date().toISOString(),
       ttl: Math.ceil(Date.now() / 1000) + 600,
     });
-    const result = await publishToUser(userId, { type: 'notification.new' });
+    const result = await publishToUser(userId, { type: 'payments.cards_updated' });
     expect(result).toMatchObject({ delivered: 0, gone: 1 });
     expect(await repo().listUserConnections(userId)).toEqual([]);
   });

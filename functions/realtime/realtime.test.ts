@@ -286,9 +286,9 @@ describe('publishing', () => {
   it('keeps a given message id (a retried publish stays a duplicate for clients)', async () => {
     const deps = setup();
     await twoTabsAndAGuest(deps);
-    const result = await publishToUser('u2', { type: 'notification.new', id: 'N1' }, deps);
+    const result = await publishToUser('u2', { type: 'payments.cards_updated', id: 'N1' }, deps);
     expect(result.id).toBe('N1');
-    expect(deps.sender.sent[0]?.data).toEqual({ type: 'notification.new', id: 'N1' });
+    expect(deps.sender.sent[0]?.data).toEqual({ type: 'payments.cards_updated', id: 'N1' });
   });
 
   it('skips expired connections and refuses guests and invalid messages', async () => {
@@ -299,12 +299,12 @@ describe('publishing', () => {
       connectedAt: '',
       ttl: seconds(AT),
     });
-    expect(await publishToUser('u1', { type: 'notification.new' }, deps)).toMatchObject({
+    expect(await publishToUser('u1', { type: 'payments.cards_updated' }, deps)).toMatchObject({
       delivered: 0,
     });
-    await expect(publishToUser(GUEST_USER_ID, { type: 'notification.new' }, deps)).rejects.toThrow(
-      RangeError,
-    );
+    await expect(
+      publishToUser(GUEST_USER_ID, { type: 'payments.cards_updated' }, deps),
+    ).rejects.toThrow(RangeError);
     await expect(
       publishToUser('u1', { type: 'order.paid', orderId: 'bad id' }, deps),
     ).rejects.toThrow();
@@ -348,7 +348,11 @@ describe('publishing', () => {
         return deps.sender.send(connectionId, data);
       },
     };
-    const result = await publishToUser('u1', { type: 'notification.new' }, { ...deps, sender });
+    const result = await publishToUser(
+      'u1',
+      { type: 'payments.cards_updated' },
+      { ...deps, sender },
+    );
     expect(result).toMatchObject({ delivered: 1, gone: 0, failed: 1 });
   });
 });

@@ -89,6 +89,11 @@ export interface HttpGatewayOptions {
   authorizer?: Authorizer;
   /** The Stripe twin, listed at /dev/stripe (a getter: it starts after the gateway). */
   stripe?: () => Pick<StripeTwin, 'state' | 'deliveries'> | undefined;
+  /**
+   * Twin-only drivers for tests and demos, `POST /dev/<name>` with a JSON body (absent in
+   * production): e.g. `/dev/notifications` emits notifications as the later features will.
+   */
+  devCalls?: Record<string, (body: unknown) => Promise<unknown>>;
   /** Extra headers on web responses (the CloudFront response headers policy). */
   webHeaders?: Record<string, string>;
   timeoutMs?: number;
@@ -165,6 +170,28 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
         outboxPage(req, res, pathname, options.outbox);
         return;
       }
+    }
+    const devCall = options.devCalls?.[pathname];
+    if (devCall !== undefined && req.method === 'POST' && readEnv().stage !== 'prod') {
+      const raw = await readBody(req, 1024 * 1024);
+      let body: unknown;
+      try {
+        body = JSON.parse(raw?.toString('utf8') || '{}');
+      } catch {
+        sendJson(res, 400, { error: { code: 'invalid_json', message: 'Body is not JSON.' } });
+        return;
+      }
+      try {
+        sendJson(res, 200, { data: await devCall(body) }, { 'cache-control': 'no-store' });
+      } catch (error) {
+        sendJson(res, 400, {
+          error: {
+            code: 'invalid_request',
+            message: error instanceof Error ? error.message : String(error),
+          },
+        });
+      }
+      return;
     }
     await web(req, res, pathname);
   }

@@ -1,3 +1,4 @@
+import { devNotify } from './dev-notify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -242,6 +243,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     const gateway: HttpGateway = await startHttpGateway({
       ...(httpPort === undefined ? {} : { port: httpPort }),
       stripe: () => stripeRef.current,
+      devCalls: { '/dev/notifications': devNotify },
       loadHandler,
       images: { s3Url: s3.internalUrl, bucket: TWIN_NAMES.imagesBucket },
       outbox,
@@ -329,10 +331,15 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       ...(ports.sfn === undefined ? {} : { port: ports.sfn }),
       region: TWIN_REGION,
       log: (line) => log(`[sfn] ${line}`),
+      // Resumed below, once the tasks' environment has the runner's own endpoint and ARNs.
+      autoResume: false,
     });
     stops.push(() => runner.stop());
     env[ENV.sfnEndpoint] = runner.endpoint;
+    // Every function may start any workflow on the twin (in AWS: those its `workflows` option names).
+    env[ENV.workflowArnPrefix] = runner.stateMachineArnPrefix;
     applyEnv(env);
+    runner.resume();
 
     // In test mode the gateway's port is known only now: let its origin through the CORS rule.
     s3.allowOrigin(gateway.url);

@@ -115,6 +115,11 @@ export const ERROR_CODES = {
   'payments.errors.provider': 'unavailable',
   'payments.errors.webhook_signature': 'invalid',
   'payments.errors.webhook_in_progress': 'conflict',
+  // Notifications (spec 001 §7): an id that is not one of the caller's; an unsubscribe link that
+  // is not signed by us (or whose user is gone); the activity given does not match.
+  'notifications.errors.not_found': 'not_found',
+  'notifications.errors.activity_mismatch': 'conflict',
+  'notifications.errors.unsubscribe_invalid': 'invalid',
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

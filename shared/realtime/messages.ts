@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { creationProgressSchema } from '../schemas/items';
+import { unreadCountersSchema } from '../schemas/notifications';
 
 /**
  * The live channel's messages (spec 001 §7 "Real-time channel"), shared by the server
@@ -80,8 +81,16 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   /** `code` is an error code of shared/errors (also the web's i18n key). */
   message('error', { code: z.string(), message: z.string() }),
   // The user's own channel (spec 001 §7).
-  /** "new notification": the bell rings 10 s and the list and pending count are refetched. */
-  event('notification.new', {}),
+  /**
+   * "new notification": the bell rings 10 s and the list and pending count are refetched. Carries
+   * the new unread counters, so every tab shows them at once.
+   */
+  event('notification.created', {
+    notificationId: z.string().min(1),
+    counters: unreadCountersSchema,
+  }),
+  /** The user read (or unread) notifications in another tab or device: the new counters. */
+  event('notification.updated', { counters: unreadCountersSchema }),
   /** "connection updates add or update a connection" (001 §3 Connection.connectionid). */
   event('connection.updated', { connectionid: z.string().min(1) }),
   /** "message status updates arrive live" (001 §3 Message.messageid). */

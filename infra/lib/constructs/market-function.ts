@@ -186,6 +186,46 @@ export class MarketFunction extends Construct {
   }
 
   /**
+   * Sets EMAIL_SENDER and allows SES v2 SendEmail from that one address (notification e-mails:
+   * the functions that notify, `notify: true` in the route table). Without a configured sender
+   * (a stage that sends no e-mail) nothing is granted and notify() skips e-mails it cannot send.
+   */
+  bindEmailSender(emailSender: string | undefined): this {
+    if (emailSender === undefined) return this;
+    const domain = emailSender.split('@')[1] ?? '';
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [
+          `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${emailSender}`,
+          `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${domain}`,
+        ],
+        conditions: { StringEquals: { 'ses:FromAddress': emailSender } },
+      }),
+    );
+    this.function.addEnvironment(ENV.emailSender, emailSender);
+    return this;
+  }
+
+  /**
+   * Sets WORKFLOW_ARN_PREFIX and allows `states:StartExecution` on exactly the named workflows'
+   * state machines (the `workflows` option of a route or a workflow task; functions/core/workflows.ts).
+   * The ARNs are built from the machines' physical names (names.ts `stateMachineName`), so a route
+   * stack needs no reference to the workflows stack.
+   */
+  bindWorkflowStarts(arnPrefix: string, workflows: readonly string[]): this {
+    if (workflows.length === 0) return this;
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['states:StartExecution'],
+        resources: [...new Set(workflows)].sort().map((workflow) => `${arnPrefix}${workflow}`),
+      }),
+    );
+    this.function.addEnvironment(ENV.workflowArnPrefix, arnPrefix);
+    return this;
+  }
+
+  /**
    * Sets STRIPE_SECRET_NAME and allows reading that one Secrets Manager secret (the Stripe keys;
    * only the payment functions, `stripe: true` in the route table). A secret's ARN ends in six
    * random characters Secrets Manager adds, hence the `-??????` suffix (what CDK's

@@ -14,7 +14,7 @@ import type { MarketConfig } from '../config';
 import { MarketFunction } from '../constructs/market-function';
 import { acknowledge } from '../nag';
 import { ENV } from '../../../functions/core/env';
-import { pascalId } from '../names';
+import { pascalId, workflowArnPrefix } from '../names';
 import { applyAccess, importStateful } from './stateful-refs';
 
 export interface RoutesStackProps extends StackProps {
@@ -81,13 +81,15 @@ export class RoutesStack extends Stack {
         environment: { ...props.config.featureEnv, [ENV.realtimeUrl]: props.realtimeUrl },
       });
       applyAccess(fn, httpRouteAccess(route), refs);
-      if (route.live === true) {
+      if (route.live === true || route.notify === true) {
         if (props.connectionsFor === undefined) {
           throw new Error(`${routeKey(route)} publishes live but no WebSocket API was given`);
         }
         fn.bindConnections(props.connectionsFor(this));
       }
       if (route.stripe === true) fn.bindStripeSecret(props.config.stripeSecretName);
+      fn.bindWorkflowStarts(workflowArnPrefix(props.config), route.workflows ?? []);
+      if (route.notify === true) fn.bindEmailSender(props.config.emailSender);
       if (props.group === 'accounts' && props.userPoolArn !== undefined) {
         fn.role.addToPrincipalPolicy(
           new iam.PolicyStatement({
