@@ -17,11 +17,16 @@
  *  9. Stripe's webhook through the local gateway: p50/p95 and DynamoDB requests per event, for a
  *     seller's account.updated, a saved card's setup_intent.succeeded and a redelivery
  *     (bench/webhook.ts).
+ * 10. notify() → `notification.created` on a user's open WebSocket: p50/p95 (bench/notify.ts).
+ * 11. The fan-out of a new offering to 10,000 followers (the follower-fanout workflow): the start
+ *     call, the time to the last notification, DynamoDB write units and requests per follower
+ *     (bench/notify.ts).
  * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- web-js` runs 6 only (seconds);
- * `npm run bench -- webhook` runs 9 only.
+ * `npm run bench -- webhook` runs 9 only; `npm run bench -- notify` runs 10 and 11 only.
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
  */
+import './quiet';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -37,6 +42,7 @@ import { benchPageRender } from './page-render';
 import { benchLogin } from './login';
 import { benchMint } from './mint';
 import { benchWebhook } from './webhook';
+import { benchFanOut, benchNotifyToBell } from './notify';
 import { benchLighthouse } from './lighthouse';
 import { benchWebJs } from './web-js';
 import { kib, median, ms, percentile, table } from './stats';
@@ -47,6 +53,8 @@ const SELLERS = 200;
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 20);
 const MINTS = Number(process.env.BENCH_MINTS ?? 5);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 100);
+const NOTIFIES = Number(process.env.BENCH_NOTIFIES ?? 200);
+const FAN_OUT_FOLLOWERS = Number(process.env.BENCH_FANOUT_FOLLOWERS ?? 10_000);
 
 async function bundles() {
   const outDir = path.join(REPO_ROOT, 'dist', 'bench-functions');
@@ -153,10 +161,14 @@ async function latency() {
     const login = await benchLogin(twin, LOGINS);
     const mint = await benchMint(twin, MINTS);
     const webhook = await benchWebhook(twin, WEBHOOKS);
+    const notifyToBell = await benchNotifyToBell(twin, NOTIFIES);
+    const fanOut = await benchFanOut(twin, FAN_OUT_FOLLOWERS);
     return {
       login,
       mint,
       webhook,
+      notifyToBell,
+      fanOut,
       apiP50: percentile(api, 50),
       apiP95: percentile(api, 95),
       rawP50: percentile(raw, 50),
@@ -220,6 +232,18 @@ async function main() {
     const twin = await startTwin({ mode: 'test' });
     try {
       write('webhook.json', { webhook: await benchWebhook(twin, WEBHOOKS) });
+    } finally {
+      await twin.stop();
+    }
+    return;
+  }
+  if (args.includes('notify')) {
+    const twin = await startTwin({ mode: 'test' });
+    try {
+      write('notify.json', {
+        notifyToBell: await benchNotifyToBell(twin, NOTIFIES),
+        fanOut: await benchFanOut(twin, FAN_OUT_FOLLOWERS),
+      });
     } finally {
       await twin.stop();
     }

@@ -27,6 +27,8 @@ const PAGES: { path: string; lands: RegExp; dialog?: string; bare?: true }[] = [
   // The edit-profile dialog over the user's own profile.
   { path: '/account/profile', lands: /\/account\/profile$|\/[a-z0-9]+$/, dialog: 'Edit profile' },
   { path: '/my-tokens/mint-form', lands: /\/my-tokens\/mint-form$/ },
+  // An e-mail's unsubscribe link (public; a malformed token shows its "not valid" card, no call).
+  { path: '/unsubscribe?token=x', lands: /\/unsubscribe\?token=x$/ },
   // A seeded seller's public profile: its HTML is the profile's frame (a guest's top bar), which
   // the app replaces with the logged-in page; its calls carry the token (none sent early).
   { path: '/tidewater', lands: /\/tidewater$/ },

@@ -29,6 +29,7 @@ export const RESERVED_SEGMENTS = new Set([
   'settings',
   'stripe',
   'support',
+  'unsubscribe',
   'wallet',
 ]);
 

@@ -5,6 +5,7 @@ import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagem
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { readEnv, type HandlerEnv } from './env';
 
 /**
@@ -82,5 +83,17 @@ export function snsClient(env: HandlerEnv = readEnv()): SNSClient {
   return memo(
     `sns|${env.region}|${process.env.AWS_ENDPOINT_URL_SNS ?? ''}`,
     () => new SNSClient({ region: env.region }),
+  );
+}
+
+/** Step Functions (starting workflows); the twin's workflow runner via SFN_ENDPOINT. */
+export function sfnClient(env: HandlerEnv = readEnv()): SFNClient {
+  return memo(
+    `sfn|${env.region}|${env.sfnEndpoint ?? ''}`,
+    () =>
+      new SFNClient({
+        region: env.region,
+        ...(env.sfnEndpoint === undefined ? {} : { endpoint: env.sfnEndpoint }),
+      }),
   );
 }

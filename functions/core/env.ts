@@ -17,6 +17,13 @@ export interface HandlerEnv {
   dynamodbEndpoint: string | undefined;
   s3Endpoint: string | undefined;
   sfnEndpoint: string | undefined;
+  /**
+   * ARN of a state machine without its workflow name: `<prefix><name>` is the state machine of
+   * `infra/workflows/<name>.asl.json` (`arn:aws:states:<region>:<account>:stateMachine:<app>-<stage>-`
+   * in AWS; the local runner's `…:stateMachine:` on the twin). Set for the functions that may start
+   * a workflow (the `workflows` option of a route or task).
+   */
+  workflowArnPrefix: string | undefined;
   /** Management endpoint of the WebSocket API (`@connections`). */
   wsConnectionsEndpoint: string | undefined;
   /** Public URL of the live channel that browsers connect to (wss://… in AWS). */
@@ -44,6 +51,7 @@ export const ENV = {
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   s3Endpoint: 'S3_ENDPOINT',
   sfnEndpoint: 'SFN_ENDPOINT',
+  workflowArnPrefix: 'WORKFLOW_ARN_PREFIX',
   wsConnectionsEndpoint: 'WS_CONNECTIONS_ENDPOINT',
   realtimeUrl: 'REALTIME_URL',
   userPoolId: 'USER_POOL_ID',
@@ -71,6 +79,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): HandlerEnv {
     dynamodbEndpoint: optional(ENV.dynamodbEndpoint),
     s3Endpoint: optional(ENV.s3Endpoint),
     sfnEndpoint: optional(ENV.sfnEndpoint),
+    workflowArnPrefix: optional(ENV.workflowArnPrefix),
     wsConnectionsEndpoint: optional(ENV.wsConnectionsEndpoint),
     realtimeUrl: optional(ENV.realtimeUrl),
     userPoolId: optional(ENV.userPoolId),

@@ -45,6 +45,19 @@ export function fakeFollowsRepo(profiles: Record<string, Partial<CounterState>> 
       calls.push('isFollowing');
       return edges.has(edge(followerId, followedId));
     },
+    async listFollowerIds(followedId, { cursor, limit }) {
+      calls.push('listFollowerIds');
+      // The cursor is the last follower id answered (the real one is opaque).
+      const all = [...edges]
+        .map((key) => key.split('>'))
+        .filter(([, followed]) => followed === followedId)
+        .map(([follower]) => follower as string)
+        .sort();
+      const from = cursor === undefined ? 0 : all.findIndex((id) => id > cursor);
+      const ids = from < 0 ? [] : all.slice(from, from + limit);
+      const more = from >= 0 && from + limit < all.length;
+      return { ids, nextCursor: more ? (ids[ids.length - 1] ?? null) : null };
+    },
   };
   return {
     repo,

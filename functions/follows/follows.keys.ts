@@ -5,7 +5,7 @@
  * |-----------------------------------------|---------------------------------------------------------|-------|
  * | does A follow B? (is-following/follower)| pk = FOLLOWING#<A>, sk = <B>                            | table |
  * | whom A follows                          | pk = FOLLOWING#<A>                                      | table |
- * | followers of B                          | gsi2pk = FOLLOWERS#<B> (gsi2sk = <A>)                   | gsi2  |
+ * | followers of B (paged, by follower id)  | gsi2pk = FOLLOWERS#<B> (gsi2sk = <A>)                   | gsi2  |
  *
  * One edge item per (follower, followed) pair, written with attribute_not_exists(pk) in the same
  * TransactWriteItems as the followed profile's followers_counter (and its sellers-index sort key),
@@ -26,9 +26,16 @@ export function followingPartition(followerId: string): string {
   return `FOLLOWING#${followerId}`;
 }
 
+/** The index of the followers pattern. */
+export const FOLLOWERS_INDEX = 'gsi2';
+
+export function followersPartition(followedId: string): string {
+  return `FOLLOWERS#${followedId}`;
+}
+
 export function followersIndexKeys(
   followerId: string,
   followedId: string,
 ): { gsi2pk: string; gsi2sk: string } {
-  return { gsi2pk: `FOLLOWERS#${followedId}`, gsi2sk: followerId };
+  return { gsi2pk: followersPartition(followedId), gsi2sk: followerId };
 }

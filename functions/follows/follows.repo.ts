@@ -1,8 +1,10 @@
 import {
   GetCommand,
+  QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { decodeCursor, encodeCursor } from '../core/cursor';
 import {
   COUNTER_PROJECTION,
   counterReadKey,
@@ -10,8 +12,15 @@ import {
   followersCounterUpdate,
   type CounterState,
 } from '../profiles/index';
-import { FOLLOW_TYPE, followersIndexKeys, followKey } from './follows.keys';
+import {
+  FOLLOW_TYPE,
+  FOLLOWERS_INDEX,
+  followersIndexKeys,
+  followersPartition,
+  followKey,
+} from './follows.keys';
 import { cancellationReasons } from '../core/dynamo';
+import { DomainError } from '../core/errors';
 
 /**
  * 'done': the edge and the counter changed together. 'noop': the edge already was as asked (a
@@ -31,7 +40,19 @@ export interface FollowsRepo {
     now: Date;
   }): Promise<WriteOutcome>;
   isFollowing(followerId: string, followedId: string): Promise<boolean>;
+  /**
+   * One page of a user's followers' ids (gsi2, ordered by follower id; eventually consistent).
+   * `nextCursor` is null after the last page.
+   */
+  listFollowerIds(
+    followedId: string,
+    page: { cursor: string | undefined; limit: number },
+  ): Promise<{ ids: string[]; nextCursor: string | null }>;
 }
+
+const FOLLOWERS_CURSOR = 'followers';
+/** A gsi2 query's LastEvaluatedKey: the table keys and the index keys. */
+const FOLLOWERS_CURSOR_KEYS = ['pk', 'sk', 'gsi2pk', 'gsi2sk'] as const;
 
 /** The follows domain's only DynamoDB caller. */
 export function createFollowsRepo(deps: {
@@ -99,6 +120,33 @@ export function createFollowsRepo(deps: {
         }),
       );
       return result.Item !== undefined;
+    },
+
+    async listFollowerIds(followedId, { cursor, limit }) {
+      const startKey = decodeCursor(FOLLOWERS_CURSOR, cursor, FOLLOWERS_CURSOR_KEYS);
+      // A cursor of another user's followers is refused like any malformed one.
+      if (startKey !== undefined && startKey.gsi2pk !== followersPartition(followedId)) {
+        throw new DomainError('invalid_request', {
+          message: 'The cursor is not valid for this list.',
+          fields: { cursor: 'forms.validation.cursor' },
+        });
+      }
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: FOLLOWERS_INDEX,
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': followersPartition(followedId) },
+          // The follower id is the index sort key; the read is charged by item size anyway.
+          ProjectionExpression: 'gsi2sk',
+          Limit: limit,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      return {
+        ids: (result.Items ?? []).map((item) => String(item.gsi2sk)),
+        nextCursor: encodeCursor(FOLLOWERS_CURSOR, result.LastEvaluatedKey),
+      };
     },
   };
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../core/errors';
-import { backoffMs, callerIdOf, isFollower, isFollowing, MAX_ATTEMPTS, setFollow } from './follows';
+import {
+  backoffMs,
+  callerIdOf,
+  isFollower,
+  isFollowing,
+  listFollowerIds,
+  MAX_ATTEMPTS,
+  MAX_FOLLOWERS_PAGE,
+  setFollow,
+} from './follows';
 import { fakeFollowsRepo } from './follows.fake';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -109,5 +118,47 @@ describe('helpers', () => {
     [10, 0, 0],
   ])('backoff after attempt %i with random %f is %i ms', (attempt, random, ms) => {
     expect(backoffMs(attempt, () => random)).toBe(ms);
+  });
+});
+
+describe('listFollowerIds', () => {
+  it('pages the followers in id order until nextCursor is null', async () => {
+    const fake = fakeFollowsRepo({ seller: {}, other: {} });
+    const deps = { repo: fake.repo, sleep: noSleep };
+    for (const callerId of ['c', 'a', 'e', 'b', 'd']) {
+      await setFollow(deps, { callerId, uid: 'seller', follow: true }, NOW);
+    }
+    await setFollow(deps, { callerId: 'z', uid: 'other', follow: true }, NOW);
+    const first = await listFollowerIds('seller', { limit: 2 }, deps);
+    expect(first.ids).toEqual(['a', 'b']);
+    const second = await listFollowerIds(
+      'seller',
+      { cursor: first.nextCursor ?? '', limit: 2 },
+      deps,
+    );
+    expect(second.ids).toEqual(['c', 'd']);
+    const last = await listFollowerIds(
+      'seller',
+      { cursor: second.nextCursor ?? '', limit: 2 },
+      deps,
+    );
+    expect(last).toEqual({ ids: ['e'], nextCursor: null });
+    expect(await listFollowerIds('nobody', {}, deps)).toEqual({ ids: [], nextCursor: null });
+  });
+
+  it('reads pages of 1 to MAX_FOLLOWERS_PAGE (the default)', async () => {
+    const fake = fakeFollowsRepo();
+    const seen: number[] = [];
+    const repo = {
+      listFollowerIds: async (_id: string, page: { limit: number }) => {
+        seen.push(page.limit);
+        return fake.repo.listFollowerIds('x', { cursor: undefined, limit: page.limit });
+      },
+    };
+    await listFollowerIds('x', {}, { repo });
+    expect(seen).toEqual([MAX_FOLLOWERS_PAGE]);
+    for (const limit of [0, MAX_FOLLOWERS_PAGE + 1, 1.5]) {
+      await expect(listFollowerIds('x', { limit }, { repo })).rejects.toThrow(RangeError);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { AuthContext } from '../core/auth';
 import { DomainError } from '../core/errors';
 import type { FollowResult } from '../../shared/schemas/follows';
+import { followsRepo } from './follows.deps';
 import type { FollowsRepo } from './follows.repo';
 
 export interface FollowsDeps {
@@ -89,4 +90,24 @@ export async function isFollower(
 ): Promise<{ follower: boolean }> {
   if (input.follower === input.callerId) return { follower: false };
   return { follower: await deps.repo.isFollowing(input.follower, input.callerId) };
+}
+
+/** The largest page of followers one read returns (one Query of gsi2, ~200 KB of items). */
+export const MAX_FOLLOWERS_PAGE = 1000;
+
+/**
+ * One page of a user's followers' ids, for the domains that reach every follower (the
+ * notifications' fan-out of a new offering): in follower-id order, `nextCursor` null after the
+ * last page. Eventually consistent (gsi2): a follow made a moment ago may be missing.
+ */
+export async function listFollowerIds(
+  userId: string,
+  page: { cursor?: string | undefined; limit?: number } = {},
+  deps: { repo: Pick<FollowsRepo, 'listFollowerIds'> } = { repo: followsRepo() },
+): Promise<{ ids: string[]; nextCursor: string | null }> {
+  const limit = page.limit ?? MAX_FOLLOWERS_PAGE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FOLLOWERS_PAGE) {
+    throw new RangeError(`listFollowerIds: limit must be 1..${MAX_FOLLOWERS_PAGE}, not ${limit}`);
+  }
+  return deps.repo.listFollowerIds(userId, { cursor: page.cursor, limit });
 }

@@ -1,5 +1,12 @@
 /**
- * The follows domain's public module. No other domain needs follows yet; its use cases and
- * types are listed here for the next that does.
+ * The follows domain's public module: its use cases and types, and the paged list of a user's
+ * followers the notifications' fan-out reads (`listFollowerIds`).
  */
-export { isFollower, isFollowing, setFollow, type FollowsDeps } from './follows';
+export {
+  isFollower,
+  isFollowing,
+  listFollowerIds,
+  MAX_FOLLOWERS_PAGE,
+  setFollow,
+  type FollowsDeps,
+} from './follows';

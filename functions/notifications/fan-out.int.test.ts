@@ -114,7 +114,7 @@ async function marketCounters(userIds: readonly string[]): Promise<Map<string, u
     batches.push(userIds.slice(index, index + 100) as string[]);
   }
   const read = async (ids: string[]) => {
-    let keys: Record<string, unknown>[] = ids.map((id) => stateKey(id));
+    let keys: Record<string, unknown>[] = ids.map((id) => ({ ...stateKey(id) }));
     while (keys.length > 0) {
       const result = await doc().send(
         new BatchGetCommand({
@@ -294,7 +294,10 @@ describe('fan-out of a new offering to the followers (workflow on the twin)', ()
       }
       const live = inbox.find((m) => m.type === 'notification.created');
       expect(live).toMatchObject({
-        counters: { unread: 1, sections: { market: 1 } } satisfies Partial<UnreadCounters> & object,
+        counters: {
+          unread: 1,
+          sections: { minter: 0, update: 0, asset: 0, market: 1 },
+        } satisfies UnreadCounters,
       });
       const page = await call<{
         notifications: { id: string; activity: string; payload: unknown }[];

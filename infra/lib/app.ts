@@ -23,6 +23,7 @@ import {
   type HttpRoute,
   type StackGroup,
   type WebSocketRoute,
+  type WorkflowTask,
 } from '../../functions/routes';
 import { BUNDLE_FILE } from './bundle';
 import { ENV } from '../../functions/core/env';
@@ -36,7 +37,7 @@ import { IdentityStack } from './stacks/identity-stack';
 import { routeKey, RoutesStack } from './stacks/routes-stack';
 import { WebStack } from './stacks/web-stack';
 import { WorkflowsStack } from './stacks/workflows-stack';
-import { DEFAULT_WORKFLOWS_DIR, discoverWorkflows } from './workflows';
+import { DEFAULT_WORKFLOWS_DIR, discoverWorkflows, type WorkflowFile } from './workflows';
 
 /** Stack order of the route groups (the union type's members). */
 export const STACK_GROUPS: readonly StackGroup[] = [
@@ -68,7 +69,7 @@ export interface BuildAppOptions {
   /** Overrides of functions/routes.ts, for tests. */
   routes?: readonly HttpRoute[];
   webSocketRoutes?: readonly WebSocketRoute[];
-  workflowTasks?: Readonly<Record<string, { handler: string }>>;
+  workflowTasks?: Readonly<Record<string, WorkflowTask>>;
   /** Cognito trigger handlers by trigger name. Default: those of functions/routes.ts that exist. */
   cognitoTriggers?: Partial<Record<CognitoTriggerName, string>>;
   /** Register cdk-nag AwsSolutions as a validation plugin (synth fails on findings). Default true. */
@@ -106,6 +107,28 @@ export function checkRoutes(routes: readonly HttpRoute[]): void {
   // stack) or of the imported one (-c userPoolId): there is always one.
 }
 
+/** Every workflow a route or a task may start (`workflows: [...]`) must exist as an ASL file. */
+export function checkWorkflowStarts(
+  routes: readonly HttpRoute[],
+  tasks: Readonly<Record<string, WorkflowTask>>,
+  workflows: readonly WorkflowFile[],
+): void {
+  const known = new Set(workflows.map((workflow) => workflow.name));
+  const starters = [
+    ...routes.map((route) => [routeKey(route), route.workflows ?? []] as const),
+    ...Object.entries(tasks).map(([key, task]) => [`task ${key}`, task.workflows ?? []] as const),
+  ];
+  for (const [who, names] of starters) {
+    for (const name of names) {
+      if (!known.has(name)) {
+        throw new Error(
+          `${who} may start workflow ${name}, but infra/workflows has no ${name}.asl.json`,
+        );
+      }
+    }
+  }
+}
+
 export function buildApp(options: BuildAppOptions): MarketApp {
   const app = options.app ?? new App({ context: options.context, outdir: options.outdir });
   for (const [key, value] of Object.entries(DEFAULT_CONTEXT)) {
@@ -117,6 +140,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   const tasks = options.workflowTasks ?? defaultWorkflowTasks;
   checkRoutes(routes);
   const workflowFiles = discoverWorkflows(options.workflowsDir ?? DEFAULT_WORKFLOWS_DIR, tasks);
+  checkWorkflowStarts(routes, tasks, workflowFiles);
 
   const names = resourceNames(config);
   // With credentials the CLI knows account and region; without (offline synth) the stacks stay
@@ -224,6 +248,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
       tasks,
       workflows: workflowFiles,
       webOrigin: web.webOrigin,
+      connectionsFor: (consumer) => api.connectionsFor(consumer),
     });
     workflows.addStackDependency(data, 'tasks use the table by name');
   }

@@ -28,6 +28,24 @@ export function resourceNames(config: Pick<MarketConfig, 'appName' | 'stage'>): 
   };
 }
 
+/**
+ * A workflow's state machine is named `<prefix>-<workflow>` (`market-prod-follower-fanout`), so the
+ * functions that start it know its ARN without a cross-stack reference: WORKFLOW_ARN_PREFIX + name.
+ */
+export function stateMachineName(
+  config: Pick<MarketConfig, 'appName' | 'stage'>,
+  workflow: string,
+): string {
+  return `${resourceNames(config).prefix}-${workflow}`;
+}
+
+export function workflowArnPrefix(config: Pick<MarketConfig, 'appName' | 'stage'>): string {
+  return (
+    `arn:${Aws.PARTITION}:states:${Aws.REGION}:${Aws.ACCOUNT_ID}:stateMachine:` +
+    `${resourceNames(config).prefix}-`
+  );
+}
+
 /** Path of the public images behind CloudFront and behind the local gateway. */
 export const MEDIA_PATH = '/media';
 

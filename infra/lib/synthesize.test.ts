@@ -3,7 +3,7 @@
  * list what the templates contain.
  */
 import { describe, expect, it } from 'vitest';
-import { httpRoutes, webSocketRoutes } from '../../functions/routes';
+import { httpRoutes, webSocketRoutes, workflowTasks } from '../../functions/routes';
 import { routeKey, synthesizeTemplates, templateInventory } from './app';
 import { bundledHandlers } from './identity';
 import { discoverWorkflows } from './workflows';
@@ -13,7 +13,9 @@ describe('synthesizeTemplates + templateInventory', () => {
     const inventory = templateInventory(synthesizeTemplates());
     expect(inventory.httpRouteKeys).toEqual(httpRoutes.map(routeKey).sort());
     expect(inventory.webSocketRouteKeys).toEqual(webSocketRoutes.map((r) => r.routeKey).sort());
-    expect(inventory.workflows).toEqual(discoverWorkflows().map((w) => w.name));
+    expect(inventory.workflows).toEqual(
+      discoverWorkflows(undefined, workflowTasks).map((w) => w.name),
+    );
     // The route table's handlers and the Cognito triggers (those whose module exists).
     expect([...new Set(inventory.handlers)].sort()).toEqual(bundledHandlers());
   });

@@ -320,7 +320,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       [STRIPE_ENV.port]: String(stripe.sdkConfig.port),
       [STRIPE_ENV.protocol]: stripe.sdkConfig.protocol,
     };
-    // Before the runner starts: it may resume persisted executions, whose tasks read the env.
+    // Before the runner starts (its tasks read the env); it resumes persisted executions once the
+    // env also has its own endpoint and ARN prefix (below).
     applyEnv(env);
 
     if (ports.sfn !== undefined)

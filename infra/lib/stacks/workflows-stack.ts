@@ -8,20 +8,23 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import type { WorkflowTask } from '../../../functions/routes';
 import { WORKFLOW_TASK_ACCESS } from '../access';
 import type { MarketConfig } from '../config';
 import { MarketFunction } from '../constructs/market-function';
 import { acknowledge } from '../nag';
-import { pascalId, resourceNames } from '../names';
+import { pascalId, resourceNames, stateMachineName, workflowArnPrefix } from '../names';
 import { TASK_PREFIX, type WorkflowFile } from '../workflows';
 import { applyAccess, importStateful } from './stateful-refs';
 
 export interface WorkflowsStackProps extends StackProps {
   config: MarketConfig;
   assetDir: string;
-  tasks: Readonly<Record<string, { handler: string }>>;
+  tasks: Readonly<Record<string, WorkflowTask>>;
   workflows: readonly WorkflowFile[];
   webOrigin: string;
+  /** The live channel's connections endpoint, for tasks that notify (ApiStack.connectionsFor). */
+  connectionsFor?: (consumer: Stack) => { apiId: string; stageName: string; callbackUrl: string };
 }
 
 export class WorkflowsStack extends Stack {
@@ -48,6 +51,15 @@ export class WorkflowsStack extends Stack {
         timeout: Duration.seconds(60),
       });
       applyAccess(fn, WORKFLOW_TASK_ACCESS, refs);
+      if (task.notify === true) {
+        // notify(): the user's live connections and notification e-mails.
+        if (props.connectionsFor === undefined) {
+          throw new Error(`Workflow task ${key} notifies but no WebSocket API was given`);
+        }
+        fn.bindConnections(props.connectionsFor(this));
+        fn.bindEmailSender(config.emailSender);
+      }
+      fn.bindWorkflowStarts(workflowArnPrefix(config), task.workflows ?? []);
       this.tasks[key] = fn;
     }
 
@@ -68,6 +80,8 @@ export class WorkflowsStack extends Stack {
         invoked.push(fn.functionArn);
       }
       const machine = new sfn.StateMachine(this, id, {
+        // A physical name: the functions that start it build its ARN (names.ts).
+        stateMachineName: stateMachineName(config, workflow.name),
         definitionBody: sfn.DefinitionBody.fromFile(workflow.file),
         definitionSubstitutions: substitutions,
         stateMachineType: sfn.StateMachineType.STANDARD,

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startTwin, type TwinUrls } from '../twin';
+import type { TwinUrls } from '../twin';
 
 /**
  * The globalSetup of the 'integration' project: one twin for the whole run, in test mode
@@ -31,6 +31,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The handlers' structured logs: warnings and errors only, unless TWIN_LOG=1.
   if (!verbose) process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   const log = verbose ? (line: string) => console.log(line) : undefined;
+  // Imported after the log level is set: modules the twin loads build their logger on import.
+  const { startTwin } = await import('../twin');
   const twin = await startTwin({
     mode: 'test',
     ...(log === undefined ? {} : { log, accessLog: log }),

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { workflowTasks } from '../../../functions/routes';
 import {
@@ -181,5 +182,48 @@ describe('prepareMachine', () => {
 
   it('refuses an invalid definition with asl-validator errors', () => {
     expect(() => prepare({ StartAt: 'Missing', States: {} })).toThrow(/invalid ASL/);
+  });
+
+  it('makes type tests set to false match (the library only matches them when true)', async () => {
+    const machine = prepare({
+      StartAt: 'Route',
+      States: {
+        Route: {
+          Type: 'Choice',
+          Choices: [
+            { Variable: '$.cursor', IsNull: false, Next: 'More' },
+            {
+              And: [
+                { Variable: '$.n', IsPresent: true },
+                { Not: { Variable: '$.n', IsNumeric: false } },
+              ],
+              Next: 'Numeric',
+            },
+          ],
+          Default: 'Done',
+        },
+        More: { Type: 'Pass', Result: 'more', End: true },
+        Numeric: { Type: 'Pass', Result: 'numeric', End: true },
+        Done: { Type: 'Pass', Result: 'done', End: true },
+      },
+    });
+    const route = (machine.definition.States as unknown as Record<string, { Choices: unknown }>)
+      .Route;
+    expect(route?.Choices).toEqual([
+      { Not: { Variable: '$.cursor', IsNull: true }, Next: 'More' },
+      {
+        And: [
+          { Variable: '$.n', IsPresent: true },
+          { Not: { Not: { Variable: '$.n', IsNumeric: true } } },
+        ],
+        Next: 'Numeric',
+      },
+    ]);
+    const run = (input: Record<string, string | number | null>) =>
+      new StateMachine(machine.definition, { validationOptions: { noValidate: true } }).run(input)
+        .result;
+    expect(await run({ cursor: 'abc' })).toBe('more');
+    expect(await run({ cursor: null, n: 3 })).toBe('numeric');
+    expect(await run({ cursor: null, n: 'x' })).toBe('done');
   });
 });

@@ -259,6 +259,10 @@ function rewriteState(name: string, state: AslState, at: string, ctx: Context): 
         [processorKey]: rewriteStates(processor as unknown as AslStates, `${at} >`, ctx),
       };
     }
+    case 'Choice': {
+      if (!Array.isArray(state.Choices)) return state;
+      return { ...state, Choices: state.Choices.map((rule: unknown) => rewriteChoiceRule(rule)) };
+    }
     case 'Parallel': {
       if (!Array.isArray(state.Branches)) throw new AslError(`${at}: Branches is missing`);
       return {
@@ -274,6 +278,28 @@ function rewriteState(name: string, state: AslState, at: string, ctx: Context): 
       }
       return state;
   }
+}
+
+/** The type tests of Choice rules: the library matches them only when set to `true`. */
+const TYPE_TESTS = ['IsNull', 'IsPresent', 'IsNumeric', 'IsString', 'IsBoolean', 'IsTimestamp'];
+
+/**
+ * `{ Variable, IsNull: false }` (any type test set to false) never matches in the library (it
+ * returns `IsNull && value === null`): rewritten as `{ Not: { Variable, IsNull: true } }`, with
+ * the rule's `Next`, also inside And/Or/Not.
+ */
+function rewriteChoiceRule(rule: unknown): unknown {
+  if (!isObject(rule)) return rule;
+  const test = TYPE_TESTS.find((name) => rule[name] === false);
+  if (test !== undefined) {
+    const { Next: next, [test]: _false, ...rest } = rule;
+    return { Not: { ...rest, [test]: true }, ...(next === undefined ? {} : { Next: next }) };
+  }
+  const out: Record<string, unknown> = { ...rule };
+  if (Array.isArray(rule.And)) out.And = rule.And.map(rewriteChoiceRule);
+  if (Array.isArray(rule.Or)) out.Or = rule.Or.map(rewriteChoiceRule);
+  if (rule.Not !== undefined) out.Not = rewriteChoiceRule(rule.Not);
+  return out;
 }
 
 function rewriteTask(name: string, state: AslState, at: string, ctx: Context): AslState {

@@ -81,6 +81,8 @@ export interface WorkflowRunner {
   endpoint: string;
   /** State machine name (file name without .asl.json) → ARN. */
   stateMachineArns: Record<string, string>;
+  /** What precedes a name in those ARNs (WORKFLOW_ARN_PREFIX on the twin). */
+  stateMachineArnPrefix: string;
   /** Resumes the executions held back by `autoResume: false`; answers how many. */
   resume(): number;
   /** Stops; unfinished executions stay on disk for the next runner on the same data dir. */
@@ -219,13 +221,14 @@ export async function startWorkflowRunner(options: WorkflowRunnerOptions): Promi
   if (!existsSync(options.workflowsDir)) {
     throw new Error(`workflow runner: no such directory ${options.workflowsDir}`);
   }
+  const arnPrefix = `arn:aws:states:${region}:${ACCOUNT}:stateMachine:`;
   const machines = new Map<string, { arn: string; raw: Json; prepared: PreparedMachine }>();
   for (const file of readdirSync(options.workflowsDir).sort()) {
     if (!file.endsWith(ASL_SUFFIX)) continue;
     const name = file.slice(0, -ASL_SUFFIX.length);
     const raw = JSON.parse(readFileSync(path.join(options.workflowsDir, file), 'utf8')) as Json;
     machines.set(name, {
-      arn: `arn:aws:states:${region}:${ACCOUNT}:stateMachine:${name}`,
+      arn: `${arnPrefix}${name}`,
       raw,
       prepared: prepare(name, raw),
     });
@@ -845,6 +848,7 @@ export async function startWorkflowRunner(options: WorkflowRunnerOptions): Promi
   return {
     endpoint: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
     stateMachineArns: Object.fromEntries([...machines].map(([name, m]) => [name, m.arn])),
+    stateMachineArnPrefix: arnPrefix,
     resume,
     async stop() {
       if (stopping) return;

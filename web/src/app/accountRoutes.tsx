@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from '../lib/i18n';
 import { useNavigate } from 'react-router';
 import { AddressesSection } from '../features/addresses/components/AddressesSection';
+import { NotifyPreferencesSection } from '../features/notifyPreferences/components/NotifyPreferencesSection';
 import { SellerAccountSection } from '../features/payments/components/SellerAccountSection';
 import { GeneralSettingsPage } from '../features/settings/components/GeneralSettingsPage';
 import { useAuth } from '../lib/auth';
@@ -26,6 +27,7 @@ export function GeneralSettingsRoute() {
       <AddressesSection userId={user.id} />
       {/* Seller onboarding is with the card payment provider (Stripe): only with fiat on. */}
       {fiat ? <SellerAccountSection userId={user.id} /> : null}
+      <NotifyPreferencesSection userId={user.id} />
     </GeneralSettingsPage>
   );
 }

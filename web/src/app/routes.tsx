@@ -82,6 +82,10 @@ const page = {
     () => import('../features/accounts/components/ResetPasswordPage'),
     (m) => m.ResetPasswordPage,
   ),
+  unsubscribe: lazyPage(
+    () => import('../features/notifyPreferences/components/UnsubscribePage'),
+    (m) => m.UnsubscribePage,
+  ),
 };
 
 /**
@@ -176,6 +180,18 @@ export const routes: RouteObject[] = [
                   { path: 'reset/:token?', Component: page.resetPassword },
                   { path: '*', Component: NotFoundPage },
                 ],
+              },
+            ],
+          },
+          {
+            // The e-mails' unsubscribe link (/unsubscribe?token=…): no login needed, nothing
+            // happens until the visitor confirms (mail scanners open links).
+            path: 'unsubscribe',
+            Component: SessionLayout,
+            children: [
+              {
+                Component: RouteBoundary,
+                children: [{ index: true, Component: page.unsubscribe }],
               },
             ],
           },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPageMeta, truncateDescription } from './head';
+import { applyPageMeta, setTitleUnreadCount, titleWithUnread, truncateDescription } from './head';
 
 const meta = (selector: string) => document.head.querySelector(selector)?.getAttribute('content');
 
@@ -32,5 +32,23 @@ describe('head metadata', () => {
     expect(meta('meta[name="description"]')).toBeUndefined();
     applyPageMeta({ title: 'Home' });
     expect(meta('meta[name="robots"]')).toBeUndefined();
+  });
+
+  it('puts the unread count before the page title, and the page keeps its own title', () => {
+    expect(titleWithUnread('Sellers', 0)).toBe('Sellers');
+    expect(titleWithUnread('Sellers', 3)).toBe('(3) Sellers');
+    expect(titleWithUnread('Sellers', 99)).toBe('(99) Sellers');
+    expect(titleWithUnread('Sellers', 100)).toBe('(99+) Sellers');
+    applyPageMeta({ title: 'Sellers · MintMarket' });
+    setTitleUnreadCount(3);
+    expect(document.title).toBe('(3) Sellers · MintMarket');
+    expect(meta('meta[property="og:title"]')).toBe('Sellers · MintMarket');
+    // Another page: its title, still counted.
+    applyPageMeta({ title: 'Wallet · MintMarket' });
+    expect(document.title).toBe('(3) Wallet · MintMarket');
+    setTitleUnreadCount(120);
+    expect(document.title).toBe('(99+) Wallet · MintMarket');
+    setTitleUnreadCount(0);
+    expect(document.title).toBe('Wallet · MintMarket');
   });
 });

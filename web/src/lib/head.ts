@@ -62,9 +62,33 @@ function setMeta(attribute: 'name' | 'property', key: string, content: string | 
   element.setAttribute('content', content);
 }
 
+/** The page's own title (what applyPageMeta was last given), before the unread count. */
+let pageTitle: string | null = null;
+/** The signed-in user's unread notifications, shown before the title while above 0. */
+let unreadCount = 0;
+
+const COUNT_PREFIX = /^\(\d+\+?\) /;
+
+/** 'Sellers' with 3 unread → '(3) Sellers'; above 99 → '(99+) Sellers'; 0 → 'Sellers'. */
+export function titleWithUnread(title: string, unread: number): string {
+  if (unread <= 0) return title;
+  return `(${unread > 99 ? '99+' : unread}) ${title}`;
+}
+
+/**
+ * The unread count of the tab's title (the notifications bell reports it; 0 when it goes). The one
+ * place the prefix is written: a page's own title (usePageMeta) keeps working under it.
+ */
+export function setTitleUnreadCount(unread: number): void {
+  unreadCount = Math.max(0, unread);
+  pageTitle ??= document.title.replace(COUNT_PREFIX, '');
+  document.title = titleWithUnread(pageTitle, unreadCount);
+}
+
 /** Writes title, description, Open Graph and Twitter tags into document.head. */
 export function applyPageMeta(meta: PageMeta): void {
-  document.title = meta.title;
+  pageTitle = meta.title;
+  document.title = titleWithUnread(meta.title, unreadCount);
   for (const [attribute, key, content] of metaTags(meta, window.location.href)) {
     setMeta(attribute, key, content);
   }

@@ -8,6 +8,8 @@ import type items from '../locales/en.items.json';
 import type legal from '../locales/en.legal.json';
 import type login from '../locales/en.login.json';
 import type minter from '../locales/en.minter.json';
+import type notifications from '../locales/en.notifications.json';
+import type notifyPrefs from '../locales/en.notifyPrefs.json';
 import type password from '../locales/en.password.json';
 import type permission from '../locales/en.permission.json';
 import type profiles from '../locales/en.profiles.json';
@@ -36,6 +38,8 @@ export type Resources = typeof en & {
   legal: typeof legal;
   login: typeof login;
   minter: typeof minter;
+  notifications: typeof notifications;
+  notifyPrefs: typeof notifyPrefs;
   password: typeof password;
   permission: typeof permission;
   profiles: typeof profiles;

@@ -88,4 +88,33 @@ describe('lazyOverlay', () => {
       vi.useRealTimers();
     }
   });
+
+  it('shows its fallback until loaded; one kept from idle preloading loads only when rendered', async () => {
+    vi.useFakeTimers();
+    try {
+      let resolve: (component: typeof Hello) => void = () => undefined;
+      const load = vi.fn(
+        () =>
+          new Promise<typeof Hello>((done) => {
+            resolve = done;
+          }),
+      );
+      const Overlay = lazyOverlay(load, {
+        preloadWhenIdle: false,
+        fallback: ({ name }) => <p>Waiting for {name}</p>,
+      });
+      const cancel = preloadOverlaysWhenIdle();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(load).not.toHaveBeenCalled();
+      cancel();
+      vi.useRealTimers();
+      render(<Overlay name="Ada" />);
+      expect(screen.getByText('Waiting for Ada')).toBeTruthy();
+      resolve(Hello);
+      expect(await screen.findByText('Hello Ada')).toBeTruthy();
+      expect(load).toHaveBeenCalledOnce();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -1,21 +1,33 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 
 /** A component whose module loads on demand, with `preload` to fetch it ahead of use. */
 export type LazyOverlay<P> = ComponentType<P> & { preload: () => Promise<unknown> };
 
 const overlays: Array<() => Promise<unknown>> = [];
 
+export interface LazyOverlayOptions<P> {
+  /**
+   * Whether {@link preloadOverlaysWhenIdle} fetches it (default true). False for what only some
+   * visitors ever see (the notifications bell, a signed-in user's): it loads when first rendered.
+   */
+  preloadWhenIdle?: boolean;
+  /** What shows until the module is here (default nothing). */
+  fallback?: (props: P) => ReactNode;
+}
+
 /**
  * A popup, dialog or banner that no first visit shows (menus, confirmations, toasts, the offline
  * warning): its module stays out of the entry chunk and loads when it is first rendered, or
  * earlier with {@link preloadOverlaysWhenIdle} once the page has loaded, so it is there when the user opens
- * it (no visible delay). Until loaded it renders nothing, as these do while closed. A failed load
- * (offline, a new deployment) renders nothing and is tried again on the next mount, instead of
- * breaking the page around it as a rejected `React.lazy` would.
+ * it (no visible delay). Until loaded it renders nothing (or `fallback`), as these do while
+ * closed. A failed load (offline, a new deployment) renders nothing and is tried again on the next
+ * mount, instead of breaking the page around it as a rejected `React.lazy` would.
  */
 export function lazyOverlay<P extends object>(
   load: () => Promise<ComponentType<P>>,
+  options: LazyOverlayOptions<P> = {},
 ): LazyOverlay<P> {
+  const { preloadWhenIdle = true, fallback } = options;
   let loaded: ComponentType<P> | null = null;
   let pending: Promise<ComponentType<P>> | null = null;
   const preload = () => {
@@ -28,7 +40,7 @@ export function lazyOverlay<P extends object>(
     );
     return pending;
   };
-  overlays.push(preload);
+  if (preloadWhenIdle) overlays.push(preload);
   function Overlay(props: P) {
     const [Component, setComponent] = useState<ComponentType<P> | null>(() => loaded);
     useEffect(() => {
@@ -44,7 +56,8 @@ export function lazyOverlay<P extends object>(
         live = false;
       };
     }, [Component]);
-    return Component ? <Component {...props} /> : null;
+    if (Component) return <Component {...props} />;
+    return fallback ? fallback(props) : null;
   }
   return Object.assign(Overlay, { preload });
 }

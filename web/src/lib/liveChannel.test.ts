@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { channelUrl, openLiveChannel } from './liveChannel';
+import {
+  channelUrl,
+  openLiveChannel,
+  openLiveChannelCount,
+  subscribeLiveChannel,
+} from './liveChannel';
 
 class FakeSocket {
   static all: FakeSocket[] = [];
@@ -84,5 +89,134 @@ describe('live channel', () => {
     FakeSocket.all[1]?.onclose?.();
     await vi.advanceTimersByTimeAsync(5_000);
     expect(FakeSocket.all).toHaveLength(2);
+  });
+
+  it('tells when the socket opens, and that a later opening is a reconnect', async () => {
+    vi.useFakeTimers();
+    const onOpen = vi.fn();
+    const channel = openLiveChannel({
+      url: 'ws://localhost:3001',
+      userId: 'user-1',
+      token: async () => 'tok',
+      onMessage: vi.fn(),
+      onOpen,
+      socket: (url) => new FakeSocket(url) as unknown as WebSocket,
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    FakeSocket.all[0]?.open();
+    expect(onOpen).toHaveBeenLastCalledWith({ reconnect: false });
+    FakeSocket.all[0]?.onclose?.();
+    await vi.advanceTimersByTimeAsync(1_000);
+    FakeSocket.all[1]?.open();
+    expect(onOpen).toHaveBeenCalledTimes(2);
+    expect(onOpen).toHaveBeenLastCalledWith({ reconnect: true });
+    channel.close();
+  });
+});
+
+describe('the shared live channel', () => {
+  const options = {
+    url: 'ws://localhost:3001',
+    userId: 'user-1',
+    token: async () => 'tok',
+    socket: (url: string) => new FakeSocket(url) as unknown as WebSocket,
+  };
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('opens one socket for every subscriber and hands each message to all of them', async () => {
+    const first = { onMessage: vi.fn(), onOpen: vi.fn() };
+    const second = { onMessage: vi.fn(), onOpen: vi.fn() };
+    const leaveFirst = subscribeLiveChannel(options, first);
+    const leaveSecond = subscribeLiveChannel(options, second);
+    await flush();
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(openLiveChannelCount()).toBe(1);
+    FakeSocket.all[0]?.open();
+    expect(first.onOpen).toHaveBeenCalledWith({ reconnect: false });
+    expect(second.onOpen).toHaveBeenCalledWith({ reconnect: false });
+    FakeSocket.all[0]?.receive(progress);
+    FakeSocket.all[0]?.receive(progress);
+    expect(first.onMessage).toHaveBeenCalledTimes(1);
+    expect(second.onMessage).toHaveBeenCalledTimes(1);
+
+    // One leaves: the other keeps the socket.
+    leaveFirst();
+    await flush();
+    expect(FakeSocket.all[0]?.readyState).toBe(1);
+    FakeSocket.all[0]?.receive({ ...progress, id: 'm-2' });
+    expect(first.onMessage).toHaveBeenCalledTimes(1);
+    expect(second.onMessage).toHaveBeenCalledTimes(2);
+
+    // The last one leaves: the socket closes.
+    leaveSecond();
+    leaveSecond();
+    await flush();
+    expect(FakeSocket.all[0]?.readyState).toBe(3);
+    expect(openLiveChannelCount()).toBe(0);
+  });
+
+  it('keeps the socket when a subscriber replaces the last one in the same task', async () => {
+    const leave = subscribeLiveChannel(options, { onMessage: vi.fn() });
+    await flush();
+    leave();
+    const onMessage = vi.fn();
+    const leaveNext = subscribeLiveChannel(options, { onMessage });
+    await flush();
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(FakeSocket.all[0]?.readyState).not.toBe(3);
+    FakeSocket.all[0]?.receive(progress);
+    expect(onMessage).toHaveBeenCalledOnce();
+    leaveNext();
+    await flush();
+    expect(FakeSocket.all[0]?.readyState).toBe(3);
+  });
+
+  it('tells every subscriber of a reconnect, so each refetches what it shows', async () => {
+    vi.useFakeTimers();
+    const onOpen = vi.fn();
+    const leave = subscribeLiveChannel(options, { onMessage: vi.fn(), onOpen });
+    await vi.advanceTimersByTimeAsync(0);
+    FakeSocket.all[0]?.open();
+    FakeSocket.all[0]?.onclose?.();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(FakeSocket.all).toHaveLength(2);
+    FakeSocket.all[1]?.open();
+    expect(onOpen.mock.calls).toEqual([[{ reconnect: false }], [{ reconnect: true }]]);
+    leave();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(openLiveChannelCount()).toBe(0);
+  });
+
+  it('a subscriber that throws does not keep the others from hearing', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const onMessage = vi.fn();
+    const leaveBad = subscribeLiveChannel(options, {
+      onMessage: () => {
+        throw new Error('boom');
+      },
+    });
+    const leave = subscribeLiveChannel(options, { onMessage });
+    await flush();
+    FakeSocket.all[0]?.receive(progress);
+    expect(onMessage).toHaveBeenCalledOnce();
+    expect(error).toHaveBeenCalled();
+    leaveBad();
+    leave();
+    await flush();
+  });
+
+  it('opens another channel for another user (a login), and closes the guest one', async () => {
+    const leaveGuest = subscribeLiveChannel({ ...options, userId: null }, { onMessage: vi.fn() });
+    await flush();
+    expect(FakeSocket.all[0]?.url).toContain('userid=%3Cannon%3E');
+    leaveGuest();
+    const leaveUser = subscribeLiveChannel(options, { onMessage: vi.fn() });
+    await flush();
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(FakeSocket.all[0]?.readyState).toBe(3);
+    expect(FakeSocket.all[1]?.url).toContain('userid=user-1');
+    expect(openLiveChannelCount()).toBe(1);
+    leaveUser();
+    await flush();
   });
 });

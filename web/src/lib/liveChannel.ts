@@ -12,6 +12,11 @@ import { useConfig } from './config';
 
 type SocketFactory = (url: string) => WebSocket;
 
+/** What a socket's opening tells: `reconnect` is true from the second opening on. */
+export interface LiveOpenInfo {
+  reconnect: boolean;
+}
+
 export interface LiveChannelOptions {
   /** The channel's base URL (GET /api/config `realtimeUrl`: wss:// in AWS, ws://…:3001 locally). */
   url: string;
@@ -20,6 +25,11 @@ export interface LiveChannelOptions {
   /** The access token the channel checks on connect (read again on each reconnect). */
   token: () => Promise<string | undefined>;
   onMessage: (message: ServerMessage) => void;
+  /**
+   * The socket opened: the first time, and again after each reconnect (`reconnect: true`), when
+   * whatever was sent while it was closed is lost: listeners refetch what they show.
+   */
+  onOpen?: (info: LiveOpenInfo) => void;
   /** For tests. */
   socket?: SocketFactory;
 }
@@ -38,7 +48,8 @@ export function channelUrl(base: string, userId: string | null, token: string | 
 
 /**
  * The live channel (spec 001 §7): connects, pings every 120 s, reconnects 1 s after a close, and
- * hands on each valid server message once (duplicate ids are dropped).
+ * hands on each valid server message once (duplicate ids are dropped). The app opens it through
+ * {@link subscribeLiveChannel}, which shares one per tab.
  */
 export function openLiveChannel(options: LiveChannelOptions): LiveChannel {
   const create: SocketFactory = options.socket ?? ((url) => new WebSocket(url));
@@ -47,6 +58,7 @@ export function openLiveChannel(options: LiveChannelOptions): LiveChannel {
   let ping: ReturnType<typeof setInterval> | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  let opened = false;
 
   const connect = async () => {
     let token: string | undefined;
@@ -59,10 +71,14 @@ export function openLiveChannel(options: LiveChannelOptions): LiveChannel {
     const current = create(channelUrl(options.url, options.userId, token));
     socket = current;
     current.onopen = () => {
+      if (closed || socket !== current) return;
       clearInterval(ping);
       ping = setInterval(() => {
         if (current.readyState === 1) current.send(JSON.stringify({ action: 'ping' }));
       }, TIMINGS.pingMs);
+      const reconnect = opened;
+      opened = true;
+      options.onOpen?.({ reconnect });
     };
     current.onmessage = (event: MessageEvent) => {
       let payload: unknown;
@@ -94,27 +110,113 @@ export function openLiveChannel(options: LiveChannelOptions): LiveChannel {
   };
 }
 
+/** One listener of the shared channel. */
+export interface LiveSubscriber {
+  onMessage: (message: ServerMessage) => void;
+  /** The shared socket opened (again, after a reconnect: `reconnect: true`). */
+  onOpen?: (info: LiveOpenInfo) => void;
+}
+
+export type SharedChannelOptions = Omit<LiveChannelOptions, 'onMessage' | 'onOpen'>;
+
+interface SharedChannel {
+  channel: LiveChannel;
+  subscribers: Set<LiveSubscriber>;
+}
+
+/** The tab's open channels, by URL and user: one at a time in practice (the session's). */
+const shared = new Map<string, SharedChannel>();
+
+/** Hands `call` to every subscriber; one that throws does not keep the others from hearing. */
+function tellEach(subscribers: Set<LiveSubscriber>, call: (subscriber: LiveSubscriber) => void) {
+  for (const subscriber of [...subscribers]) {
+    try {
+      call(subscriber);
+    } catch (error) {
+      console.error(error);
+    }
+  }
+}
+
+/**
+ * Listens to the tab's one live channel for `options.url` and `options.userId`: the first
+ * subscriber opens it, the others share its socket, and it closes once the last one has left
+ * (after the current task, so a page replacing another in one render keeps the socket). Returns
+ * the unsubscribe.
+ */
+export function subscribeLiveChannel(
+  options: SharedChannelOptions,
+  subscriber: LiveSubscriber,
+): () => void {
+  const key = `${options.url}\n${options.userId ?? GUEST_USER_ID}`;
+  let entry = shared.get(key);
+  if (!entry) {
+    const subscribers = new Set<LiveSubscriber>();
+    const channel = openLiveChannel({
+      ...options,
+      onMessage: (message) => tellEach(subscribers, (each) => each.onMessage(message)),
+      onOpen: (info) => tellEach(subscribers, (each) => each.onOpen?.(info)),
+    });
+    entry = { channel, subscribers };
+    shared.set(key, entry);
+  }
+  const current = entry;
+  current.subscribers.add(subscriber);
+  let subscribed = true;
+  return () => {
+    if (!subscribed) return;
+    subscribed = false;
+    current.subscribers.delete(subscriber);
+    if (current.subscribers.size > 0) return;
+    queueMicrotask(() => {
+      if (current.subscribers.size > 0 || shared.get(key) !== current) return;
+      shared.delete(key);
+      current.channel.close();
+    });
+  };
+}
+
+/** How many channels the tab has open (for tests). */
+export function openLiveChannelCount(): number {
+  return shared.size;
+}
+
+export interface LiveMessagesOptions {
+  /**
+   * The socket opened again after a reconnect (`reconnect: true`), or for the first time: what a
+   * listener shows may have changed while it was closed.
+   */
+  onOpen?: (info: LiveOpenInfo) => void;
+}
+
 /**
  * Listens to the live channel while mounted (and the deployment has one); `onMessage` sees every
- * server message once.
+ * server message once. Every listener of a tab shares one socket.
  */
-export function useLiveMessages(onMessage: (message: ServerMessage) => void, enabled = true): void {
+export function useLiveMessages(
+  onMessage: (message: ServerMessage) => void,
+  enabled = true,
+  options: LiveMessagesOptions = {},
+): void {
   const { data } = useConfig();
   const { user } = useAuth();
   const url = data?.realtimeUrl ?? null;
   const userId = user?.id ?? null;
   const handler = useRef(onMessage);
+  const openHandler = useRef(options.onOpen);
+  const { onOpen } = options;
   useEffect(() => {
     handler.current = onMessage;
-  }, [onMessage]);
+    openHandler.current = onOpen;
+  }, [onMessage, onOpen]);
   useEffect(() => {
     if (!enabled || !url || typeof WebSocket === 'undefined') return undefined;
-    const channel = openLiveChannel({
-      url,
-      userId,
-      token: currentAccessToken,
-      onMessage: (message) => handler.current(message),
-    });
-    return () => channel.close();
+    return subscribeLiveChannel(
+      { url, userId, token: currentAccessToken },
+      {
+        onMessage: (message) => handler.current(message),
+        onOpen: (info) => openHandler.current?.(info),
+      },
+    );
   }, [enabled, url, userId]);
 }

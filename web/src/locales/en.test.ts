@@ -9,6 +9,8 @@ import items from './en.items.json';
 import legal from './en.legal.json';
 import login from './en.login.json';
 import minter from './en.minter.json';
+import notifications from './en.notifications.json';
+import notifyPrefs from './en.notifyPrefs.json';
 import password from './en.password.json';
 import permission from './en.permission.json';
 import profiles from './en.profiles.json';
@@ -25,6 +27,8 @@ const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
   legal,
   login,
   minter,
+  notifications,
+  notifyPrefs,
   password,
   permission,
   profiles,
@@ -35,7 +39,7 @@ const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
  * The keys whose texts are split: en.json keeps their error texts (API error codes and
  * `*.errors.*`, which can show on any page) and the account menu; a page's file has the rest.
  */
-const SPLIT = ['account', 'addresses', 'login', 'password'];
+const SPLIT = ['account', 'addresses', 'login', 'notifications', 'password'];
 
 type Tree = Record<string, unknown>;
 

@@ -8,14 +8,15 @@ import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { AccountMenu } from '../../features/accounts/components/AccountMenu';
+import { NotificationsBellSlot } from '../../features/notifications/NotificationsBellSlot';
 import { useAuth } from '../../lib/auth';
 import { useViewport } from '../../lib/viewport';
 import { NAV_ITEMS, USER_ACTIONS } from './navItems';
 
 export const BOTTOM_BAR_HEIGHT = 64;
 
-export interface BottomAction {
-  key: 'market' | 'verify' | 'wallet' | 'notifications';
+export interface BottomLinkAction {
+  key: 'market' | 'verify' | 'wallet';
   to: string;
   /** The action is the current one on this path and its children. */
   match: string;
@@ -23,6 +24,14 @@ export interface BottomAction {
   /** Whether the target page exists in this build (hidden until then). */
   ready: boolean;
 }
+
+/** The bell: it opens the notifications dialog rather than a page. */
+export interface BottomBellAction {
+  key: 'notifications';
+  ready: boolean;
+}
+
+export type BottomAction = BottomLinkAction | BottomBellAction;
 
 const marketReady = NAV_ITEMS.find((item) => item.key === 'market')?.ready ?? false;
 
@@ -44,15 +53,7 @@ export function bottomActions(user: { verified: boolean; guest: boolean }): Bott
           icon: <VerifiedUserRoundedIcon />,
         },
     { key: 'wallet', ...USER_ACTIONS.wallet, match: USER_ACTIONS.wallet.to },
-    ...(user.guest
-      ? []
-      : [
-          {
-            key: 'notifications',
-            ...USER_ACTIONS.notifications,
-            match: USER_ACTIONS.notifications.to,
-          } as const,
-        ]),
+    ...(user.guest ? [] : [{ key: 'notifications', ...USER_ACTIONS.notifications } as const]),
   ];
   return actions;
 }
@@ -67,20 +68,28 @@ function isWithin(pathname: string, to: string): boolean {
  * market), wallet, notifications (not for guest-flagged users) and account, which opens the
  * account menu. Actions whose pages are not built yet stay hidden.
  */
-export function BottomBar() {
+export function BottomBar({ onNavigate }: { onNavigate?: () => void } = {}) {
   const { user } = useAuth();
   const { phone } = useViewport();
   if (!user || !phone) return null;
-  return <PhoneBar user={user} />;
+  return <PhoneBar user={user} onNavigate={onNavigate} />;
 }
 
-function PhoneBar({ user }: { user: { verified: boolean; guest: boolean } }) {
+function PhoneBar({
+  user,
+  onNavigate,
+}: {
+  user: { verified: boolean; guest: boolean };
+  onNavigate?: () => void;
+}) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const actions = bottomActions(user).filter((action) => action.ready);
-  const current = actions.find((action) => isWithin(pathname, action.match));
+  const current = actions.find(
+    (action) => action.key !== 'notifications' && isWithin(pathname, action.match),
+  );
   return (
     <Paper
       component="nav"
@@ -100,16 +109,25 @@ function PhoneBar({ user }: { user: { verified: boolean; guest: boolean } }) {
         value={anchor ? 'account' : (current?.key ?? false)}
         sx={{ height: BOTTOM_BAR_HEIGHT }}
       >
-        {actions.map((action) => (
-          <BottomNavigationAction
-            key={action.key}
-            value={action.key}
-            label={t(`bottomBar.${action.key}`)}
-            icon={action.icon}
-            component={RouterLink}
-            to={action.to}
-          />
-        ))}
+        {actions.map((action) =>
+          action.key === 'notifications' ? (
+            <NotificationsBellSlot
+              key={action.key}
+              value={action.key}
+              variant="bottom"
+              onNavigate={onNavigate}
+            />
+          ) : (
+            <BottomNavigationAction
+              key={action.key}
+              value={action.key}
+              label={t(`bottomBar.${action.key}`)}
+              icon={action.icon}
+              component={RouterLink}
+              to={action.to}
+            />
+          ),
+        )}
         <BottomNavigationAction
           value="account"
           label={t('bottomBar.account')}

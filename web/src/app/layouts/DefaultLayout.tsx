@@ -18,7 +18,11 @@ export function DefaultLayout() {
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
-      <TopBar onMenuClick={() => setMenuOpen(true)} menuOpen={menuOpen} />
+      <TopBar
+        onMenuClick={() => setMenuOpen(true)}
+        menuOpen={menuOpen}
+        onNavigate={() => setMenuOpen(false)}
+      />
       <OfflineWarning />
       <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
         <SideBar open={menuOpen} onClose={() => setMenuOpen(false)} />
@@ -38,7 +42,7 @@ export function DefaultLayout() {
           <Footer />
         </Box>
       </Box>
-      <BottomBar />
+      <BottomBar onNavigate={() => setMenuOpen(false)} />
     </Box>
   );
 }

@@ -12,6 +12,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { Logo } from '../../components/Logo';
 import VerifiedUserRoundedIcon from '@mui/icons-material/VerifiedUserRounded';
 import { AccountButton } from '../../features/accounts/components/AccountMenu';
+import { NotificationsBellSlot } from '../../features/notifications/NotificationsBellSlot';
 import { useAuth, type SessionUser } from '../../lib/auth';
 import { PATHS } from '../../lib/paths';
 import { useViewport } from '../../lib/viewport';
@@ -52,6 +53,8 @@ interface TopBarProps {
   /** Shows the menu button (below 1265 px) that opens the side bar drawer. */
   onMenuClick?: () => void;
   menuOpen?: boolean;
+  /** A notification's target was opened from the bell (the layout closes its drawer). */
+  onNavigate?: () => void;
 }
 
 /**
@@ -60,7 +63,7 @@ interface TopBarProps {
  * notifications and account, so the top bar keeps only Create there. Actions whose pages are not
  * built yet stay hidden.
  */
-function UserActions({ user }: { user: SessionUser }) {
+function UserActions({ user, onNavigate }: { user: SessionUser; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { phone } = useViewport();
   const primary = user.verified ? USER_ACTIONS.mint : USER_ACTIONS.verify;
@@ -92,13 +95,7 @@ function UserActions({ user }: { user: SessionUser }) {
             </Button>
           ) : null}
           {!user.guest && USER_ACTIONS.notifications.ready ? (
-            <IconButton
-              component={RouterLink}
-              to={USER_ACTIONS.notifications.to}
-              aria-label={t('bottomBar.notifications')}
-            >
-              {USER_ACTIONS.notifications.icon}
-            </IconButton>
+            <NotificationsBellSlot variant="icon" onNavigate={onNavigate} />
           ) : null}
           <AccountButton />
         </>
@@ -108,7 +105,7 @@ function UserActions({ user }: { user: SessionUser }) {
 }
 
 /** The top bar: 50 px high, 70 px from 768 px wide. */
-export function TopBar({ onMenuClick, menuOpen = false }: TopBarProps) {
+export function TopBar({ onMenuClick, menuOpen = false, onNavigate }: TopBarProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const { wide } = useViewport();
@@ -156,7 +153,7 @@ export function TopBar({ onMenuClick, menuOpen = false }: TopBarProps) {
           <Logo compact />
         </Link>
         <Box sx={{ flex: 1 }} />
-        {user ? <UserActions user={user} /> : <GuestActions />}
+        {user ? <UserActions user={user} onNavigate={onNavigate} /> : <GuestActions />}
       </Box>
     </AppBar>
   );

@@ -2,7 +2,6 @@ import AccountBalanceWalletRoundedIcon from '@mui/icons-material/AccountBalanceW
 import ChatBubbleOutlineRoundedIcon from '@mui/icons-material/ChatBubbleOutlineRounded';
 import GavelRoundedIcon from '@mui/icons-material/GavelRounded';
 import HelpOutlineRoundedIcon from '@mui/icons-material/HelpOutlineRounded';
-import NotificationsRoundedIcon from '@mui/icons-material/NotificationsRounded';
 import PeopleAltRoundedIcon from '@mui/icons-material/PeopleAltRounded';
 import QrCodeScannerRoundedIcon from '@mui/icons-material/QrCodeScannerRounded';
 import StorefrontRoundedIcon from '@mui/icons-material/StorefrontRounded';
@@ -76,8 +75,11 @@ export const USER_ACTIONS = {
   verify: { to: PATHS.settings, ready: false },
   /** The wallet, whose tabs are My items and My creations. */
   wallet: { to: PATHS.wallet, ready: true, icon: <AccountBalanceWalletRoundedIcon /> },
-  /** The bell opens the notifications dialog, which comes with the notifications feature. */
-  notifications: { to: '/account/activity', ready: false, icon: <NotificationsRoundedIcon /> },
+  /**
+   * The bell opens the notifications dialog (features/notifications) rather than a page; not for
+   * guest-flagged users.
+   */
+  notifications: { ready: true },
 } as const;
 
 export function visibleNavItems(items: readonly NavItem[], context: NavContext): NavItem[] {
