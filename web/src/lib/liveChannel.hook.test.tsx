@@ -1,14 +1,20 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render } from '@testing-library/react';
+import { act, render, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { ServerMessage } from '@shared/realtime/messages';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStateFixture, configFixture, userFixture } from '../test/fixtures';
 import { FakeSocket } from '../test/paymentFixtures';
+import { signedInSession } from '../test/profileFixtures';
 import { createTestQueryClient } from '../test/utils';
 import { AuthContext } from './auth';
 import { configQueryKey } from './config';
 import { openLiveChannelCount, useLiveMessages, type LiveOpenInfo } from './liveChannel';
+
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(async () => signedInSession),
+}));
+vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 
 function Listener({
   onMessage,
@@ -59,9 +65,9 @@ describe('useLiveMessages', () => {
         <Listener onMessage={page} onOpen={pageOpen} />
       </>,
     );
-    await flush();
-    expect(FakeSocket.all).toHaveLength(1);
-    expect(FakeSocket.all[0]?.url).toContain('userid=user-1');
+    // The socket opens once the access token is read (lib/authClient.ts).
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    expect(FakeSocket.all[0]?.url).toContain('userid=user-1&token=access-token');
     act(() => FakeSocket.all[0]?.onopen?.());
     expect(pageOpen).toHaveBeenCalledWith({ reconnect: false });
     act(() => FakeSocket.broadcast({ type: 'payments.cards_updated', id: 'm-1' }));
