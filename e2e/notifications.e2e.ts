@@ -168,6 +168,10 @@ describe('notifications in Chromium', () => {
       .click();
     await expectUnread(page, 25);
     await expectUnread(other, 25);
+    // A reload shows the server's count (and the reloaded tab's new socket still hears mark-all,
+    // or fetches the counters when it opens after it).
+    await other.reload();
+    await expectUnread(other, 25);
 
     // Mark all: 0 everywhere, no count in the titles.
     const [markAll] = await Promise.all([
@@ -179,6 +183,8 @@ describe('notifications in Chromium', () => {
     await expectUnread(other, 0);
     expect(await page.title()).not.toMatch(/^\(/);
     expect(await other.title()).not.toMatch(/^\(/);
+    await other.reload();
+    await expectUnread(other, 0);
     expect(await dialog.locator('[data-read="false"]').count()).toBe(0);
     await settled(dialog);
     await screenshot(page, 'notifications-all-read-1280', { fullPage: false });

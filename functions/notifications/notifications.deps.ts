@@ -1,8 +1,7 @@
 import { dynamoDocumentClient, sesClient } from '../core/clients';
 import { readEnv, type HandlerEnv } from '../core/env';
-import { logger } from '../core/logger';
 import { accountsDirectory } from '../accounts/index';
-import { publishToUser } from '../realtime/index';
+import { publishToUserQuietly } from '../realtime/index';
 import type { ServerMessageDraft } from '../../shared/realtime/messages';
 import type { NotificationsDeps } from './notifications';
 import { createNotificationsRepo } from './notifications.repo';
@@ -12,13 +11,8 @@ import type { NotifyDeps } from './notify';
 /** The product's name in e-mails (web/src/locales/en.json app.name). */
 export const APP_NAME = 'MintMarket';
 
-async function publish(userId: string, message: ServerMessageDraft): Promise<void> {
-  try {
-    await publishToUser(userId, message);
-  } catch (error) {
-    logger.warn('live event not sent', { userId, type: message.type, error: String(error) });
-  }
-}
+const publish = (userId: string, message: ServerMessageDraft) =>
+  publishToUserQuietly(userId, message);
 
 /** The notifications calls' real dependencies, from the environment. */
 export function notificationsDeps(env: HandlerEnv = readEnv()): NotificationsDeps {

@@ -135,14 +135,15 @@ export async function notify(
         notificationId: stored.id,
         counters: countersOf(after),
       });
-      if (group !== null) await deliverEmail(deps, stored.id, input.to, after, now);
+      if (group !== null) await deliverEmail(deps, stored, after, now);
       return { id: stored.id, created: true };
     }
     if (outcome === 'duplicate') {
       const id = await deps.repo.notifiedBy(input.to, eventHash);
       if (id === undefined) throw new Error('notification event guard without its notification');
       // An earlier attempt may have stopped before its e-mail: send what is still owed.
-      await deliverEmail(deps, id, input.to, state, now);
+      const earlier = await deps.repo.getNotification(input.to, id);
+      if (earlier !== undefined) await deliverEmail(deps, earlier, state, now);
       return { id, created: false };
     }
     // stale_id (a mark-all moved the watermark) or conflict (a concurrent write): read again.
@@ -155,13 +156,13 @@ export async function notify(
 /** Sends a notification's e-mail if it is still due (claimed first, so it goes out once). */
 async function deliverEmail(
   deps: NotifyDeps,
-  notificationId: string,
-  userId: string,
+  stored: StoredNotification,
   state: Record<string, unknown> | undefined,
   now: Date,
 ): Promise<void> {
-  const stored = await deps.repo.getNotification(userId, notificationId);
-  if (stored?.email_state === undefined || stored.email_state === 'sent') return;
+  const userId = stored.destinationid;
+  const notificationId = stored.id;
+  if (stored.email_state === undefined || stored.email_state === 'sent') return;
   const group = stored.email_group;
   if (group === undefined) return;
   if (!(await deps.repo.claimEmail(userId, notificationId, now, EMAIL_LEASE_MS))) return;

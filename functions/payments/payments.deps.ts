@@ -1,10 +1,9 @@
 import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
-import { logger } from '../core/logger';
 import { accountsDirectory } from '../accounts/index';
 import { createProfileStore } from '../profiles/index';
 import { notify, notifyDeps } from '../notifications/index';
-import { publishToUser } from '../realtime/index';
+import { publishToUserQuietly } from '../realtime/index';
 import type { PaymentsDeps } from './payments';
 import { createPaymentsRepo } from './payments.repo';
 import { stripeClient, stripeKeys } from './payments.stripe';
@@ -28,13 +27,7 @@ export function paymentsDeps(): PaymentsDeps {
       if (contact === undefined || profile === undefined) return undefined;
       return { email: contact.email, user_option: profile.user_option };
     },
-    async publish(userId, message) {
-      try {
-        await publishToUser(userId, message);
-      } catch (error) {
-        logger.warn('live event not sent', { userId, type: message.type, error: String(error) });
-      }
-    },
+    publish: (userId, message) => publishToUserQuietly(userId, message),
     storedStatusOf: async (userId) =>
       (await profiles.getProfile(userId))?.onboarding_status ?? undefined,
     async notify(input) {

@@ -6,6 +6,7 @@ export {
   closeUserConnections,
   publishToTopic,
   publishToUser,
+  publishToUserQuietly,
   type PublishDeps,
   type PublishResult,
 } from './publish';

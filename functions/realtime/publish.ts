@@ -126,6 +126,22 @@ export async function publishToTopic(
   );
 }
 
+/**
+ * publishToUser for callers whose own work is done and must not fail because a tab could not be
+ * told (a live event is a hint: the client refetches on reconnect): a failure is logged.
+ */
+export async function publishToUserQuietly(
+  userId: string,
+  message: ServerMessageDraft,
+  deps?: PublishDeps,
+): Promise<void> {
+  try {
+    await publishToUser(userId, message, deps);
+  } catch (error) {
+    logger.warn('live event not sent', { userId, type: message.type, error: String(error) });
+  }
+}
+
 export interface CloseDeps {
   repo: Pick<RealtimeRepo, 'listUserConnections' | 'deleteConnection'>;
   sender: ConnectionSender;

@@ -2,14 +2,12 @@ import LinkOffRoundedIcon from '@mui/icons-material/LinkOffRounded';
 import MarkEmailReadRoundedIcon from '@mui/icons-material/MarkEmailReadRounded';
 import UnsubscribeRoundedIcon from '@mui/icons-material/UnsubscribeRounded';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
-import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { readUnsubscribeToken } from '@shared/schemas/notifications';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { ResultCard, type ResultTone } from '../../../components/ResultCard';
 import { errorCodeOf } from '../../../lib/api';
 import { LOGIN_PATH, useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
@@ -131,13 +129,7 @@ function WayOut() {
   );
 }
 
-const TONES = {
-  info: { color: 'primary.main', background: 'rgba(79, 70, 229, 0.08)' },
-  success: { color: 'success.main', background: 'rgba(46, 125, 50, 0.1)' },
-  error: { color: 'error.main', background: 'rgba(211, 47, 47, 0.08)' },
-} as const;
-
-/** The page's one card: an icon, the heading, what happens, then the way on. */
+/** The page's one card: an icon, the heading, what happens (and a note), then the way on. */
 function UnsubscribeCard({
   tone,
   icon,
@@ -148,7 +140,7 @@ function UnsubscribeCard({
   live = false,
   children,
 }: {
-  tone: keyof typeof TONES;
+  tone: ResultTone;
   icon: ReactNode;
   title: string;
   body: string;
@@ -158,65 +150,15 @@ function UnsubscribeCard({
   live?: boolean;
   children?: ReactNode;
 }) {
-  const colors = TONES[tone];
   return (
-    <Container maxWidth="sm" sx={{ py: { xs: 3, sm: 8 }, px: { xs: 1.5, sm: 3 } }}>
-      <Paper
-        variant="outlined"
-        role={live ? 'status' : undefined}
-        sx={{
-          p: { xs: 3, sm: 5 },
-          borderRadius: 4,
-          display: 'flex',
-          flexDirection: 'column',
-          alignItems: 'center',
-          textAlign: 'center',
-          gap: 2,
-        }}
-      >
-        <Box
-          aria-hidden
-          sx={{
-            width: 72,
-            height: 72,
-            borderRadius: '50%',
-            display: 'grid',
-            placeItems: 'center',
-            bgcolor: colors.background,
-            color: colors.color,
-            '& svg': { fontSize: 36 },
-          }}
-        >
-          {icon}
-        </Box>
-        <Typography
-          variant="h5"
-          component="h1"
-          sx={{ fontWeight: 700, fontSize: { xs: '1.4rem', sm: '1.6rem' } }}
-        >
-          {title}
+    <ResultCard tone={tone} icon={icon} title={title} actions={actions} live={live}>
+      <Typography sx={{ fontWeight: 500, maxWidth: 440 }}>{body}</Typography>
+      {note ? (
+        <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 440 }}>
+          {note}
         </Typography>
-        <Typography sx={{ fontWeight: 500, maxWidth: 440 }}>{body}</Typography>
-        {note ? (
-          <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 440 }}>
-            {note}
-          </Typography>
-        ) : null}
-        {children}
-        <Box
-          sx={{
-            mt: 1,
-            display: 'flex',
-            gap: 1.5,
-            flexWrap: 'wrap',
-            justifyContent: 'center',
-            width: { xs: '100%', sm: 'auto' },
-            '& > *': { flex: { xs: '1 1 100%', sm: '0 0 auto' } },
-          }}
-        >
-          {actions}
-        </Box>
-      </Paper>
-    </Container>
+      ) : null}
+      {children}
+    </ResultCard>
   );
 }

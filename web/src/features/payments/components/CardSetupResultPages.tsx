@@ -12,7 +12,7 @@ import { PATHS } from '../../../lib/paths';
 import cardsTexts from '../../../locales/en.cards.json';
 import { paymentKeys } from '../api/payments';
 import { useAddCard } from '../hooks/useSavedCards';
-import { ResultCard } from './ResultCard';
+import { ResultCard } from '../../../components/ResultCard';
 
 addTranslations({ cards: cardsTexts });
 

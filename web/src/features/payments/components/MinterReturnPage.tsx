@@ -31,7 +31,7 @@ import {
   windowOutcome,
 } from '../minterFlow';
 import { MINTER_RETURNED } from '../onboardingWindow';
-import { ResultCard, type ResultTone } from './ResultCard';
+import { ResultCard, type ResultTone } from '../../../components/ResultCard';
 
 addTranslations({ minter: minterTexts });
 

@@ -13,7 +13,7 @@ import minterTexts from '../../../locales/en.minter.json';
 import { refreshOnboarding } from '../api/payments';
 import { externalNavigation } from '../externalNavigation';
 import { callErrorKey, PENDING, windowOutcome } from '../minterFlow';
-import { ResultCard } from './ResultCard';
+import { ResultCard } from '../../../components/ResultCard';
 
 addTranslations({ minter: minterTexts });
 

@@ -16,8 +16,9 @@ const TONES: Record<ResultTone, { color: string; background: string }> = {
 };
 
 /**
- * The Stripe return pages' one card: an icon, the page's heading, a text and the way on. While
- * `busy`, a spinner stands in for the icon and the card is a live status.
+ * A result page's one card (the Stripe return pages, the unsubscribe page): an icon, the page's
+ * heading, a text and the way on. While `busy`, a spinner stands in for the icon and the card is a
+ * live status; `live` announces it when it appears (the outcome of a button).
  */
 export function ResultCard({
   icon,
@@ -26,6 +27,7 @@ export function ResultCard({
   body,
   actions,
   busy = false,
+  live = false,
   children,
 }: {
   icon?: ReactNode;
@@ -34,6 +36,7 @@ export function ResultCard({
   body?: ReactNode;
   actions?: ReactNode;
   busy?: boolean;
+  live?: boolean;
   children?: ReactNode;
 }) {
   const colors = TONES[tone];
@@ -41,7 +44,7 @@ export function ResultCard({
     <Container maxWidth="sm" sx={{ py: { xs: 4, sm: 8 } }}>
       <Paper
         variant="outlined"
-        role={busy ? 'status' : undefined}
+        role={busy || live ? 'status' : undefined}
         aria-busy={busy || undefined}
         sx={{
           p: { xs: 3, sm: 5 },
