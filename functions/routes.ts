@@ -5,6 +5,7 @@ import { collectionsRoutes } from './collections/collections.routes';
 import { followsRoutes } from './follows/follows.routes';
 import { itemsRoutes } from './items/items.routes';
 import { notificationsRoutes } from './notifications/notifications.routes';
+import { offeringsRoutes } from './offerings/offerings.routes';
 import { pagesRoutes } from './pages/pages.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { profilesRoutes } from './profiles/profiles.routes';
@@ -30,6 +31,7 @@ export const httpRoutes: readonly RouteDeclaration[] = [
   pagesRoutes,
   paymentsRoutes,
   notificationsRoutes,
+  offeringsRoutes,
 ].flatMap((routes): RouteDeclaration[] => Object.values(routes));
 
 export interface WebSocketRoute {
@@ -58,6 +60,15 @@ export const workflowTasks: Readonly<Record<string, WorkflowTask>> = {
     handler: 'notifications/handlers/notify-followers-page',
     notify: true,
     workflows: ['follower-fanout'],
+  },
+  // listing: every step of an offering's listing (reserve, submit, support's decision applied,
+  // end, release); the callback steps store their token. It notifies the seller and invitees and
+  // starts the follower fan-out of a published offering.
+  listingStep: {
+    handler: 'offerings/handlers/listing-step',
+    notify: true,
+    workflows: ['follower-fanout'],
+    callbacks: ['listing'],
   },
 };
 

@@ -90,3 +90,20 @@ export function accessTokenVerifier(): AccessTokenVerifier {
   }
   return deploymentVerifier;
 }
+
+/**
+ * The caller of a public route that answers more to a logged-in user (the optional bearer token
+ * is verified here as the JWT authorizer would): a missing or bad token is a guest (null).
+ */
+export async function optionalCaller(
+  headers: Record<string, string | undefined> | undefined,
+): Promise<string | null> {
+  const header = headers?.authorization ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  if (match === null) return null;
+  try {
+    return (await accessTokenVerifier()(match[1] as string)).userId;
+  } catch {
+    return null;
+  }
+}

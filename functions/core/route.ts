@@ -64,6 +64,11 @@ export interface HttpRoute {
    */
   workflows?: readonly string[];
   /**
+   * The workflows whose callback tasks the handler settles (functions/core/workflows.ts
+   * `settleTask`): CDK allows `states:SendTaskSuccess|Failure|Heartbeat` on those state machines.
+   */
+  callbacks?: readonly string[];
+  /**
    * The handler calls Stripe (functions/payments): CDK gives it the name of the Stripe secret
    * (STRIPE_SECRET_NAME) and `secretsmanager:GetSecretValue` on that secret only; the twin gives it
    * the twin's keys and endpoint instead.
@@ -85,6 +90,7 @@ export interface WorkflowTask {
   handler: string;
   notify?: true;
   workflows?: readonly string[];
+  callbacks?: readonly string[];
 }
 
 /**

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  ExecutionAlreadyExists,
+  InvalidToken,
+  SendTaskSuccessCommand,
+  StartExecutionCommand,
+  TaskDoesNotExist,
+  TaskTimedOut,
+} from '@aws-sdk/client-sfn';
 import { sfnClient } from './clients';
 import { readEnv, type HandlerEnv } from './env';
 
@@ -68,6 +75,33 @@ export const startWorkflow: WorkflowStarter = async ({ workflow, name, input }) 
   } catch (error) {
     if (error instanceof ExecutionAlreadyExists) {
       return { executionArn: executionArnOf(stateMachineArn, name), started: false };
+    }
+    throw error;
+  }
+};
+
+/**
+ * Settles a callback task (`.waitForTaskToken`) with its output. Answers false when the token is
+ * no longer waiting (already settled, timed out, or its execution ended): a repeated settle is
+ * harmless. The function is declared with `callbacks: [workflow]` (CDK grants
+ * `states:SendTaskSuccess` on that state machine).
+ */
+export type TaskSettler = (token: string, output: unknown) => Promise<boolean>;
+
+export const settleTask: TaskSettler = async (token, output) => {
+  const env = readEnv();
+  try {
+    await sfnClient(env).send(
+      new SendTaskSuccessCommand({ taskToken: token, output: JSON.stringify(output) }),
+    );
+    return true;
+  } catch (error) {
+    if (
+      error instanceof TaskTimedOut ||
+      error instanceof TaskDoesNotExist ||
+      error instanceof InvalidToken
+    ) {
+      return false;
     }
     throw error;
   }

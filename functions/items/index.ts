@@ -7,3 +7,14 @@ export { toSummary, type StoredSummary } from './items';
 export { createItemsRepo, readClaimableImageUpload, type ItemsRepo } from './items.repo';
 export { claimImageUploadUpdate } from './items.tx';
 export { uploadKey } from './items.keys';
+export {
+  allCopies,
+  heldSerials,
+  listableItem,
+  lockPack,
+  ownedCopies,
+  unlockPack,
+  type CopiesRepo,
+  type OwnedCopies,
+} from './copies';
+export { imageUrls, type CopyRecord, type ItemRecord, type StoredImage } from './items';

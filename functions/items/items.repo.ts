@@ -117,6 +117,13 @@ export interface ItemsRepo extends CreationRepo {
   setVisibility(ownerId: string, itemId: string, visible: boolean): Promise<boolean>;
   listCopies(itemId: string, cursor: string | undefined, limit: number): Promise<Page<CopyRecord>>;
   getCopy(itemId: string, serial: number): Promise<CopyRecord | undefined>;
+  /**
+   * A copy taken for an offering: `available` and owned by `ownerId` → `blocked` with the
+   * offering's id. True when it is (now, or already) the offering's; false when it is not free.
+   */
+  lockCopy(itemId: string, serial: number, ownerId: string, offeringId: string): Promise<boolean>;
+  /** The offering's copy back to `available` (only while it is blocked for that offering). */
+  unlockCopy(itemId: string, serial: number, offeringId: string): Promise<boolean>;
   getHistory(nftuniqueid: string): Promise<ProvenanceRecord[]>;
 }
 
@@ -595,6 +602,54 @@ export function createItemsRepo(deps: {
       }),
 
     getCopy: (itemId, serial) => get<CopyRecord>(copyKey(itemId, serial)),
+
+    async lockCopy(itemId, serial, ownerId, offeringId) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName,
+            Key: copyKey(itemId, serial),
+            UpdateExpression: 'SET #status = :blocked, offering_id = :offering',
+            ConditionExpression:
+              '(#status = :available AND owner_id = :owner) OR (#status = :blocked AND offering_id = :offering)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':blocked': 'blocked',
+              ':available': 'available',
+              ':owner': ownerId,
+              ':offering': offeringId,
+            },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
+    async unlockCopy(itemId, serial, offeringId) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName,
+            Key: copyKey(itemId, serial),
+            UpdateExpression: 'SET #status = :available REMOVE offering_id',
+            ConditionExpression: '#status = :blocked AND offering_id = :offering',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':blocked': 'blocked',
+              ':available': 'available',
+              ':offering': offeringId,
+            },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
 
     async getHistory(nftuniqueid) {
       const records: ProvenanceRecord[] = [];

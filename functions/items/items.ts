@@ -110,6 +110,10 @@ export interface CopyRecord {
   owner_nick: string;
   owner_since: string;
   status: 'available' | 'blocked' | 'sold' | 'not_available';
+  /** The offering that holds it while blocked (functions/items/copies.ts). */
+  offering_id?: string;
+  /** A ticket copy with a QR code: it cannot be listed (spec 000 §4). */
+  qr?: boolean;
   /** Hash of the copy's newest provenance record. */
   head: string;
 }

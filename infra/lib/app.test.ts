@@ -33,6 +33,15 @@ const FIXTURE_ASL = {
   },
 };
 
+/** The workflows the route table starts or settles (`workflows`, `callbacks`). */
+function routeWorkflows(): string[] {
+  return [
+    ...new Set(
+      httpRoutes.flatMap((route) => [...(route.workflows ?? []), ...(route.callbacks ?? [])]),
+    ),
+  ].sort();
+}
+
 let market: MarketApp;
 let assembly: CloudAssembly;
 let templates: Record<string, CfnTemplate>;
@@ -61,6 +70,10 @@ beforeAll(() => {
   const workflowsDir = path.join(workDir, 'workflows');
   mkdirSync(workflowsDir);
   writeFileSync(path.join(workflowsDir, 'fixture-flow.asl.json'), JSON.stringify(FIXTURE_ASL));
+  // The workflows the real routes start or settle must exist (checkWorkflowStarts): stand-ins.
+  for (const name of routeWorkflows()) {
+    writeFileSync(path.join(workflowsDir, `${name}.asl.json`), JSON.stringify(FIXTURE_ASL));
+  }
 
   const assetDir = stubBundles(
     handlersOf({ workflowTasks: FIXTURE_TASKS }),
@@ -331,7 +344,7 @@ describe('WebSocket API', () => {
       },
     });
   });
-  it('gives exactly the routes marked live the connections endpoint and its grant', () => {
+  it('gives exactly the routes marked live (or notify) the connections endpoint and its grant', () => {
     const live = httpRoutes.filter((route) => route.live === true);
     expect(live.map(routeKey)).toContain('POST /api/users/{id}/token/create');
     for (const route of httpRoutes) {
@@ -341,7 +354,11 @@ describe('WebSocket API', () => {
       );
       const variables = (fn?.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
       // GET /api/health is bound by this test's setup (above) to exercise the cross-stack path.
-      const expected = route.live === true || route.handler === 'system/handlers/get-health';
+      // `notify: true` publishes the bell live too (MarketFunction.bindEmailSender's caller).
+      const expected =
+        route.live === true ||
+        route.notify === true ||
+        route.handler === 'system/handlers/get-health';
       expect('WS_CONNECTIONS_ENDPOINT' in variables, routeKey(route)).toBe(expected);
     }
   });
@@ -435,7 +452,7 @@ describe('web stack', () => {
 describe('workflow mechanism', () => {
   it('turns each ASL file into a logged, traced Standard state machine', () => {
     const t = template(market.workflows as Stack);
-    t.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    t.resourceCountIs('AWS::StepFunctions::StateMachine', 1 + routeWorkflows().length);
     t.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       StateMachineType: 'STANDARD',
       TracingConfiguration: { Enabled: true },
@@ -446,7 +463,9 @@ describe('workflow mechanism', () => {
       },
       DefinitionS3Location: Match.anyValue(),
     });
-    expect(templateInventory(templates).workflows).toEqual(['fixture-flow']);
+    expect(templateInventory(templates).workflows).toEqual(
+      ['fixture-flow', ...routeWorkflows()].sort(),
+    );
   });
 
   it('substitutes ${Task_<key>} with the ARN of the Lambda of workflowTasks[<key>]', () => {

@@ -107,7 +107,10 @@ export function checkRoutes(routes: readonly HttpRoute[]): void {
   // stack) or of the imported one (-c userPoolId): there is always one.
 }
 
-/** Every workflow a route or a task may start (`workflows: [...]`) must exist as an ASL file. */
+/**
+ * Every workflow a route or a task may start or settle (`workflows`, `callbacks`) must exist as an
+ * ASL file.
+ */
 export function checkWorkflowStarts(
   routes: readonly HttpRoute[],
   tasks: Readonly<Record<string, WorkflowTask>>,
@@ -115,8 +118,14 @@ export function checkWorkflowStarts(
 ): void {
   const known = new Set(workflows.map((workflow) => workflow.name));
   const starters = [
-    ...routes.map((route) => [routeKey(route), route.workflows ?? []] as const),
-    ...Object.entries(tasks).map(([key, task]) => [`task ${key}`, task.workflows ?? []] as const),
+    ...routes.map(
+      (route) =>
+        [routeKey(route), [...(route.workflows ?? []), ...(route.callbacks ?? [])]] as const,
+    ),
+    ...Object.entries(tasks).map(
+      ([key, task]) =>
+        [`task ${key}`, [...(task.workflows ?? []), ...(task.callbacks ?? [])]] as const,
+    ),
   ];
   for (const [who, names] of starters) {
     for (const name of names) {

@@ -30,6 +30,14 @@ const routes: HttpRoute[] = [
     group: 'market',
     workflows: ['fan-out'],
   },
+  {
+    method: 'POST',
+    path: '/api/offerings/decide',
+    handler: 'offerings/handlers/decide',
+    auth: 'public',
+    group: 'market',
+    callbacks: ['closing'],
+  },
 ];
 const TASKS: Record<string, WorkflowTask> = {
   notifyPage: {
@@ -139,6 +147,25 @@ describe('starting workflows', () => {
     expect(
       functionOf(core, 'system/handlers/get-health').Properties.Environment?.Variables,
     ).not.toHaveProperty('WORKFLOW_ARN_PREFIX');
+  });
+
+  it('lets a route settle the callback tasks of exactly the workflows it names', () => {
+    const t = Template.fromStack(market.routeStacks.market as Stack);
+    const settles = statements(t).filter((statement) =>
+      JSON.stringify(statement.Action).includes('SendTask'),
+    );
+    expect(settles).toEqual([
+      {
+        Action: ['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'],
+        Effect: 'Allow',
+        Resource: JSON.parse(JSON.stringify(MACHINE_ARN).replace('fan-out', 'closing')) as unknown,
+      },
+    ]);
+    // It starts nothing.
+    expect(startExecutionOn(t)).toHaveLength(1);
+    expect(
+      functionOf(t, 'offerings/handlers/decide').Properties.Environment?.Variables,
+    ).toHaveProperty('WORKFLOW_ARN_PREFIX');
   });
 
   it('gives a notifying task the live channel and e-mail, and its own continuation start', () => {

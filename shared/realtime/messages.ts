@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { creationProgressSchema } from '../schemas/items';
 import { unreadCountersSchema } from '../schemas/notifications';
+import { listingProgressSchema, OFFERING_STATUSES } from '../schemas/offerings';
 
 /**
  * The live channel's messages (spec 001 §7 "Real-time channel"), shared by the server
@@ -106,8 +107,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   event('payments.cards_updated', {}),
   /** "verify-identity" (001 §3 User.verification_status). */
   event('identity.verify', { verification_status: z.string().optional() }),
-  /** "offering events" about the user's offerings. */
-  event('offering.updated', { offeringId: entityId }),
+  /** "offering events" about the user's offerings: its new status (validated, delisted, …). */
+  event('offering.updated', { offeringId: entityId, status: z.enum(OFFERING_STATUSES).optional() }),
+  /** Progress of the user's own listing (spec 000 §4 listing progress; create/status's shape). */
+  event('offering.progress', listingProgressSchema.shape),
   /** "bid response": the answer to the user's bid. */
   event('bid.response', { offeringId: entityId }),
   // The user's channel and topics ("multicast").

@@ -125,6 +125,8 @@ export const notificationPayloadSchema = z.object({
   /** The nick and name of the user who caused it (a seller, a bidder). */
   sourcenick: z.string().optional(),
   sourcename: z.string().optional(),
+  /** Why support did not validate an offering (market_offeringrejected). */
+  reason: z.string().max(500).optional(),
   /** An onboarding status, for minter_*. */
   status: z.string().optional(),
 });

@@ -1,7 +1,9 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDocumentClient } from '../../core/clients';
 import { readEnv } from '../../core/env';
 import { newId } from '../../core/ids';
 import { createProfilesRepo, type ProfileRecord } from '../profiles.repo';
+import { profileItemKey } from '../profiles.tx';
 
 /**
  * For integration tests: seller profiles written straight to the twin's table (sellers come from
@@ -31,4 +33,17 @@ export async function putSellers(...sellers: ProfileRecord[]): Promise<void> {
   const env = readEnv();
   const repo = createProfilesRepo({ doc: dynamoDocumentClient(env), tableName: env.tableName });
   await Promise.all(sellers.map((profile) => repo.putProfile(profile)));
+}
+
+/** A user's seller onboarding done, as the payments webhook leaves it (status complete). */
+export async function markOnboarded(userId: string): Promise<void> {
+  const env = readEnv();
+  await dynamoDocumentClient(env).send(
+    new UpdateCommand({
+      TableName: env.tableName,
+      Key: profileItemKey(userId),
+      UpdateExpression: 'SET onboarding_status = :complete, is_seller = :yes',
+      ExpressionAttributeValues: { ':complete': 'complete', ':yes': true },
+    }),
+  );
 }

@@ -226,6 +226,24 @@ export class MarketFunction extends Construct {
   }
 
   /**
+   * Allows settling the callback tasks (`.waitForTaskToken`) of the named workflows
+   * (`states:SendTaskSuccess|Failure|Heartbeat` on their state machines, what CDK's
+   * `grantTaskResponse` grants), and sets WORKFLOW_ARN_PREFIX: the `callbacks` option of a route or
+   * task (functions/core/workflows.ts settleTask).
+   */
+  bindTaskCallbacks(arnPrefix: string, workflows: readonly string[]): this {
+    if (workflows.length === 0) return this;
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'],
+        resources: [...new Set(workflows)].sort().map((workflow) => `${arnPrefix}${workflow}`),
+      }),
+    );
+    this.function.addEnvironment(ENV.workflowArnPrefix, arnPrefix);
+    return this;
+  }
+
+  /**
    * Sets STRIPE_SECRET_NAME and allows reading that one Secrets Manager secret (the Stripe keys;
    * only the payment functions, `stripe: true` in the route table). A secret's ARN ends in six
    * random characters Secrets Manager adds, hence the `-??????` suffix (what CDK's

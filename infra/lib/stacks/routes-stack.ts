@@ -89,6 +89,7 @@ export class RoutesStack extends Stack {
       }
       if (route.stripe === true) fn.bindStripeSecret(props.config.stripeSecretName);
       fn.bindWorkflowStarts(workflowArnPrefix(props.config), route.workflows ?? []);
+      fn.bindTaskCallbacks(workflowArnPrefix(props.config), route.callbacks ?? []);
       if (route.notify === true) fn.bindEmailSender(props.config.emailSender);
       if (props.group === 'accounts' && props.userPoolArn !== undefined) {
         fn.role.addToPrincipalPolicy(

@@ -60,6 +60,7 @@ export class WorkflowsStack extends Stack {
         fn.bindEmailSender(config.emailSender);
       }
       fn.bindWorkflowStarts(workflowArnPrefix(config), task.workflows ?? []);
+      fn.bindTaskCallbacks(workflowArnPrefix(config), task.callbacks ?? []);
       this.tasks[key] = fn;
     }
 

@@ -1,0 +1,10 @@
+/**
+ * The offerings domain's public module (issue 11): listings, the market's lists, delisting,
+ * invitations, favourites and support's validation. Checkout and auctions (next issues) act on
+ * offerings through what this file exports.
+ */
+export { canDelist, transition, type ListingEvent, type ListingState } from './listing.machine';
+export { applyEvent, runListingTask } from './listing';
+export { createOfferingsRepo, type OfferingsRepo } from './offerings.repo';
+export { marketEntriesOf, type OfferingRecord } from './offerings';
+export type { OfferingsDeps } from './ports';

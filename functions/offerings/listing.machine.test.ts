@@ -1,0 +1,302 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canDelist,
+  resumeStep,
+  transition,
+  type ListingEvent,
+  type ListingState,
+} from './listing.machine';
+
+const NOW = new Date('2026-11-25T10:00:00.000Z');
+
+function state(changes: Partial<ListingState> = {}): ListingState {
+  return {
+    status: 'creating',
+    step: 'loading',
+    type: 'fixed',
+    requested: 10,
+    reserved: 0,
+    decision: null,
+    reason: null,
+    bids: 0,
+    copies_left: 0,
+    error: null,
+    releasing: false,
+    published_at: null,
+    ended_at: null,
+    submitted_at: null,
+    ...changes,
+  };
+}
+
+const creating = state();
+const confirm = state({ status: 'confirm', step: 'confirm', reserved: 4 });
+const listing = state({ step: 'listing', reserved: 10 });
+const pending = state({ status: 'pending', step: 'done', reserved: 10, copies_left: 10 });
+const approved = { ...pending, decision: 'approve' as const };
+const rejected = { ...pending, decision: 'reject' as const, reason: 'Blurry' };
+const onSale = state({ status: 'validated', step: 'done', reserved: 10, copies_left: 7 });
+const soldOut = { ...onSale, copies_left: 0 };
+const auction = { ...onSale, type: 'auction' as const };
+
+type Row = [
+  name: string,
+  from: ListingState,
+  event: ListingEvent,
+  expected:
+    | { next: string; status: ListingState['status']; step?: string; effects: string[] }
+    | { refused: string },
+];
+
+const rows: Row[] = [
+  [
+    'a pack reserved, more to go',
+    creating,
+    { type: 'reserved', reserved: 5, exhausted: false },
+    { next: 'reserve', status: 'creating', step: 'preparing', effects: ['progress'] },
+  ],
+  [
+    'all copies reserved',
+    creating,
+    { type: 'reserved', reserved: 10, exhausted: false },
+    { next: 'submit', status: 'creating', step: 'listing', effects: ['progress'] },
+  ],
+  [
+    'fewer than asked and none left: confirm',
+    creating,
+    { type: 'reserved', reserved: 4, exhausted: true },
+    { next: 'confirm', status: 'confirm', step: 'confirm', effects: ['progress'] },
+  ],
+  [
+    'none reserved: error, release',
+    creating,
+    { type: 'reserved', reserved: 0, exhausted: true },
+    { next: 'release', status: 'error', step: 'error', effects: ['progress'] },
+  ],
+  [
+    'a replayed pack after listing',
+    listing,
+    { type: 'reserved', reserved: 10, exhausted: false },
+    { refused: 'market.list.errors.copy_conflict' },
+  ],
+  [
+    'seller confirms',
+    confirm,
+    { type: 'confirm' },
+    { next: 'submit', status: 'creating', step: 'listing', effects: ['progress', 'settle'] },
+  ],
+  [
+    'seller cancels',
+    confirm,
+    { type: 'cancel' },
+    { next: 'release', status: 'cancelled', step: 'cancelled', effects: ['progress', 'settle'] },
+  ],
+  [
+    'the confirm step times out',
+    confirm,
+    { type: 'confirm_timeout' },
+    { next: 'release', status: 'cancelled', step: 'cancelled', effects: ['progress', 'settle'] },
+  ],
+  [
+    'confirm when not asked',
+    creating,
+    { type: 'confirm' },
+    { refused: 'market.list.errors.not_confirmable' },
+  ],
+  [
+    'cancel after confirming',
+    listing,
+    { type: 'cancel' },
+    { refused: 'market.list.errors.not_confirmable' },
+  ],
+  [
+    'submitted to support',
+    listing,
+    { type: 'submit' },
+    { next: 'await_validation', status: 'pending', step: 'done', effects: ['progress', 'updated'] },
+  ],
+  [
+    'submit before reserving',
+    creating,
+    { type: 'submit' },
+    { refused: 'market.list.errors.generic' },
+  ],
+  [
+    'support approves',
+    pending,
+    { type: 'decide', decision: 'approve', reason: null },
+    { next: 'publish', status: 'pending', effects: ['settle'] },
+  ],
+  [
+    'support decides twice',
+    approved,
+    { type: 'decide', decision: 'reject', reason: 'x' },
+    { refused: 'market.offering.errors.not_pending' },
+  ],
+  [
+    'support never decides',
+    pending,
+    { type: 'validation_timeout' },
+    { next: 'publish', status: 'pending', effects: [] },
+  ],
+  [
+    'approval applied: published',
+    approved,
+    { type: 'apply_decision' },
+    {
+      next: 'wait_end',
+      status: 'validated',
+      effects: ['market_put', 'updated', 'notify_validated', 'notify_invitees', 'fan_out'],
+    },
+  ],
+  [
+    'rejection applied: copies back',
+    rejected,
+    { type: 'apply_decision' },
+    { next: 'release', status: 'not_validated', effects: ['updated', 'notify_rejected'] },
+  ],
+  [
+    'apply before a decision',
+    pending,
+    { type: 'apply_decision' },
+    { refused: 'market.offering.errors.not_pending' },
+  ],
+  [
+    'delist on sale',
+    onSale,
+    { type: 'delist' },
+    { next: 'release', status: 'delisting', effects: ['market_delete', 'updated'] },
+  ],
+  [
+    'delist an auction without bids',
+    auction,
+    { type: 'delist' },
+    { next: 'release', status: 'delisting', effects: ['market_delete', 'updated'] },
+  ],
+  [
+    'delist an auction with a bid',
+    { ...auction, bids: 1 },
+    { type: 'delist' },
+    { refused: 'market.offering.errors.has_bids' },
+  ],
+  [
+    'delist while pending',
+    pending,
+    { type: 'delist' },
+    { refused: 'market.offering.errors.not_delistable' },
+  ],
+  [
+    'delist resumed',
+    { ...onSale, status: 'delisting', releasing: true },
+    { type: 'delist' },
+    { next: 'release', status: 'delisting', effects: ['market_delete'] },
+  ],
+  [
+    'released after delisting',
+    { ...onSale, status: 'delisting', releasing: true },
+    { type: 'released' },
+    { next: 'done', status: 'delisted', effects: ['updated'] },
+  ],
+  [
+    'released after a refusal',
+    { ...rejected, status: 'not_validated', releasing: true },
+    { type: 'released' },
+    { next: 'done', status: 'not_validated', effects: [] },
+  ],
+  [
+    'released twice',
+    { ...onSale, status: 'delisted' },
+    { type: 'released' },
+    { refused: 'market.list.errors.rejecting' },
+  ],
+  [
+    'the end with copies left',
+    onSale,
+    { type: 'end' },
+    { next: 'release', status: 'expired', effects: ['market_delete', 'updated'] },
+  ],
+  [
+    'the end, sold out',
+    soldOut,
+    { type: 'end' },
+    { next: 'done', status: 'sold', effects: ['market_delete', 'updated'] },
+  ],
+  [
+    'the end after a delisting',
+    { ...onSale, status: 'delisted' },
+    { type: 'end' },
+    { next: 'done', status: 'delisted', effects: [] },
+  ],
+  [
+    'a failure while creating',
+    creating,
+    { type: 'fail', code: 'market.list.errors.generic' },
+    { next: 'release', status: 'error', step: 'error', effects: ['progress'] },
+  ],
+  [
+    'a failure once published',
+    onSale,
+    { type: 'fail', code: 'market.list.errors.generic' },
+    { refused: 'market.list.errors.generic' },
+  ],
+];
+
+describe('listing transition', () => {
+  it.each(rows)('%s', (_name, from, event, expected) => {
+    const outcome = transition(from, event, NOW);
+    if ('refused' in expected) {
+      expect(outcome).toEqual({ ok: false, code: expected.refused });
+      return;
+    }
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.next).toBe(expected.next);
+    expect(outcome.state.status).toBe(expected.status);
+    if (expected.step !== undefined) expect(outcome.state.step).toBe(expected.step);
+    expect(outcome.effects).toEqual(expected.effects);
+  });
+
+  it('stamps times from the injected clock', () => {
+    const submitted = transition(listing, { type: 'submit' }, NOW);
+    const published = transition(approved, { type: 'apply_decision' }, NOW);
+    expect(submitted.ok && submitted.state.submitted_at).toBe(NOW.toISOString());
+    expect(submitted.ok && submitted.state.copies_left).toBe(10);
+    expect(published.ok && published.state.published_at).toBe(NOW.toISOString());
+  });
+
+  it('never reserves more than asked, nor forgets copies already held', () => {
+    const over = transition(
+      state({ reserved: 6 }),
+      { type: 'reserved', reserved: 14, exhausted: false },
+      NOW,
+    );
+    expect(over.ok && over.state.reserved).toBe(10);
+    const stale = transition(
+      state({ reserved: 6, step: 'preparing' }),
+      { type: 'reserved', reserved: 3, exhausted: false },
+      NOW,
+    );
+    expect(stale.ok && stale.state.reserved).toBe(6);
+  });
+
+  it.each([
+    [creating, 'reserve'],
+    [listing, 'submit'],
+    [confirm, 'confirm'],
+    [pending, 'await_validation'],
+    [approved, 'publish'],
+    [onSale, 'wait_end'],
+    [{ ...onSale, status: 'delisting' as const, releasing: true }, 'release'],
+    [{ ...onSale, status: 'expired' as const }, 'done'],
+  ])('resumes %o at %s', (from, step) => {
+    expect(resumeStep(from)).toBe(step);
+  });
+
+  it('allows delisting only on sale, or an auction without bids', () => {
+    expect(canDelist(onSale)).toBe(true);
+    expect(canDelist({ ...onSale, bids: 3 })).toBe(true);
+    expect(canDelist(auction)).toBe(true);
+    expect(canDelist({ ...auction, bids: 1 })).toBe(false);
+    expect(canDelist(pending)).toBe(false);
+  });
+});
