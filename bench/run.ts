@@ -21,7 +21,10 @@
  * 11. The fan-out of a new offering to 10,000 followers (the follower-fanout workflow): the start
  *     call, the time to the last notification, DynamoDB write units and requests per follower
  *     (bench/notify.ts).
- * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- web-js` runs 6 only (seconds);
+ * 12. A market page of 50 offerings with filters on: p50/p95 through the local gateway next to the
+ *     raw Query of its partition, interleaved, and the DynamoDB requests per page (goal 1); 13.
+ *     listing a 200-copy item end to end (bench/market.ts).
+ * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- market` runs 12 and 13 only; `npm run bench -- web-js` runs 6 only (seconds);
  * `npm run bench -- webhook` runs 9 only; `npm run bench -- notify` runs 10 and 11 only.
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
@@ -43,6 +46,7 @@ import { benchLogin } from './login';
 import { benchMint } from './mint';
 import { benchWebhook } from './webhook';
 import { benchFanOut, benchNotifyToBell } from './notify';
+import { benchMarket } from './market';
 import { benchLighthouse } from './lighthouse';
 import { benchWebJs } from './web-js';
 import { kib, median, ms, percentile, table } from './stats';
@@ -55,6 +59,7 @@ const MINTS = Number(process.env.BENCH_MINTS ?? 5);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 100);
 const NOTIFIES = Number(process.env.BENCH_NOTIFIES ?? 200);
 const FAN_OUT_FOLLOWERS = Number(process.env.BENCH_FANOUT_FOLLOWERS ?? 10_000);
+const MARKET_REQUESTS = Number(process.env.BENCH_MARKET_REQUESTS ?? 300);
 
 async function bundles() {
   const outDir = path.join(REPO_ROOT, 'dist', 'bench-functions');
@@ -163,7 +168,9 @@ async function latency() {
     const webhook = await benchWebhook(twin, WEBHOOKS);
     const notifyToBell = await benchNotifyToBell(twin, NOTIFIES);
     const fanOut = await benchFanOut(twin, FAN_OUT_FOLLOWERS);
+    const market = await benchMarket(twin, MARKET_REQUESTS);
     return {
+      market,
       login,
       mint,
       webhook,
@@ -232,6 +239,15 @@ async function main() {
     const twin = await startTwin({ mode: 'test' });
     try {
       write('webhook.json', { webhook: await benchWebhook(twin, WEBHOOKS) });
+    } finally {
+      await twin.stop();
+    }
+    return;
+  }
+  if (args.includes('market')) {
+    const twin = await startTwin({ mode: 'test' });
+    try {
+      write('market.json', { market: await benchMarket(twin, MARKET_REQUESTS) });
     } finally {
       await twin.stop();
     }

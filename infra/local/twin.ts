@@ -127,6 +127,9 @@ export const TWIN_NAMES = {
 } as const;
 
 /** The fixed ports of `npm start` (README). */
+/** The twin's support account (ADMIN_EMAILS unless set): the admin of /admin/offerings. */
+export const LOCAL_SUPPORT_EMAIL = 'support@example.com';
+
 export const DEV_PORTS = {
   http: 3000,
   ws: 3001,
@@ -297,6 +300,9 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       [ENV.s3Endpoint]: s3.url,
       [ENV.wsConnectionsEndpoint]: ws.connectionsEndpoint,
       [ENV.realtimeUrl]: ws.url,
+      // Support (admin) accounts: sign-up puts these e-mails in the pool's admin group, so on the
+      // twin signing up as support@example.com gives the /admin/offerings queue (README).
+      [ENV.adminEmails]: process.env.ADMIN_EMAILS ?? LOCAL_SUPPORT_EMAIL,
       // E-mail and SMS go to the outbox: the SDK's standard per-service endpoint variables, so
       // even a client built without an explicit endpoint cannot reach AWS from the twin; and
       // named variables for an explicit override in functions/core/clients.ts.
