@@ -135,6 +135,16 @@ async function copiesOf(itemId: string) {
 
 describe.runIf(hasCognito())('listing on the twin', () => {
   it('lists, waits for support, publishes to the market and the item page, and notifies the seller', async () => {
+    // A follower of the seller hears of the offering once it is published (the fan-out).
+    const follower = await newUser(RUN);
+    expect(
+      (
+        await call('POST', '/api/rels/follow', {
+          token: follower.accessToken,
+          body: { uid: seller.id },
+        })
+      ).status,
+    ).toBe(200);
     const item = await putFinishedItem({ creator: seller, copies: 3, title: `Lagoon ${RUN}` });
     const created = await list(
       seller,
@@ -221,6 +231,21 @@ describe.runIf(hasCognito())('listing on the twin', () => {
           note.activity === 'market_offeringvalidated' && note.payload.offeringId === offeringId,
       ),
     ).toBe(true);
+
+    const told = await until(
+      () =>
+        call<{ notifications: { activity: string; payload: { offeringId?: string } }[] }>(
+          'GET',
+          `/api/notifications/${follower.id}`,
+          { token: follower.accessToken },
+        ),
+      (answer) =>
+        answer.json.data.notifications.some(
+          (note) =>
+            note.activity === 'market_newoffering' && note.payload.offeringId === offeringId,
+        ),
+    );
+    expect(told.status).toBe(200);
 
     // My offerings: active now.
     const mine = await call<OfferingPage>(
