@@ -53,6 +53,8 @@ export async function signUpAndLogIn(
   page: Page,
   baseUrl: string,
   prefix: string,
+  /** A fixed e-mail (e.g. the twin's support account, which sign-up makes an admin). */
+  email?: string,
 ): Promise<{ id: string; nick: string; email: string }> {
   const stamp = `${prefix}${Date.now().toString(36)}`;
   const phone = `+447${String(Date.now()).slice(-9)}`;
@@ -63,7 +65,7 @@ export async function signUpAndLogIn(
       user: {
         user_option: 'individual',
         nick: stamp,
-        email: `${stamp}@example.com`,
+        email: email ?? `${stamp}@example.com`,
         phone,
         name: 'Mina',
         surname: 'Maker',

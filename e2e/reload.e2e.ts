@@ -27,6 +27,14 @@ const PAGES: { path: string; lands: RegExp; dialog?: string; bare?: true }[] = [
   // The edit-profile dialog over the user's own profile.
   { path: '/account/profile', lands: /\/account\/profile$|\/[a-z0-9]+$/, dialog: 'Edit profile' },
   { path: '/my-tokens/mint-form', lands: /\/my-tokens\/mint-form$/ },
+  // The market's tabs; My Offerings sends a user who is not a seller to the market (000 §6).
+  { path: '/market/preview/marketplace', lands: /\/market\/preview\/marketplace$/ },
+  { path: '/market/preview/favorites', lands: /\/market\/preview\/favorites$/ },
+  { path: '/market/preview/mybids', lands: /\/market\/preview\/mybids$/ },
+  { path: '/market/preview/collections', lands: /\/market\/preview\/collections$/ },
+  { path: '/market/preview/myofferings', lands: /\/market\/preview\/marketplace$/ },
+  // Support's queue is a 404 for anyone but an admin.
+  { path: '/admin/offerings', lands: /\/admin\/offerings$/ },
   // An e-mail's unsubscribe link (public; a malformed token shows its "not valid" card, no call).
   { path: '/unsubscribe?token=x', lands: /\/unsubscribe\?token=x$/ },
   // A seeded seller's public profile: its HTML is the profile's frame (a guest's top bar), which

@@ -99,8 +99,8 @@ const PUBLIC_PAGES = [
   'app/HomeRoute.tsx',
   'features/sellers/components/SellersPage.tsx',
   'app/ProfileRoute.tsx',
-  'features/items/components/ItemPage.tsx',
-  'features/items/components/CollectionPage.tsx',
+  'app/ItemRoute.tsx',
+  'app/CollectionRoute.tsx',
 ];
 /** Claims a page's group (see PUBLIC_PAGES). */
 function pageGroup(page: string, priority: number) {
@@ -194,6 +194,14 @@ export default defineConfig({
               name: 'shell',
               test: (id: string) => SHELL.has(id.split('?')[0] ?? id),
               priority: 20,
+            },
+            {
+              // Money and its formatting: the public pages show prices, and the schemas import
+              // the currencies too. In its own small chunk, or the schemas group (which takes its
+              // modules' dependencies) would carry it and every price would load zod.
+              name: 'money',
+              test: /[\\/]shared[\\/](money|format)\.ts$/,
+              priority: 16,
             },
             {
               name: 'schemas',

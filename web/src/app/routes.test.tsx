@@ -48,7 +48,7 @@ describe('routes', () => {
 
   it('sends routes of features not built yet to the 404 page', async () => {
     mockApi({});
-    renderRoute('/market/preview/marketplace');
+    renderRoute('/messages');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
   });
 });

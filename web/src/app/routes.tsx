@@ -36,12 +36,24 @@ const page = {
     (m) => m.MintFormRoute,
   ),
   item: lazyPage(
-    () => import('../features/items/components/ItemPage'),
-    (m) => m.ItemPage,
+    () => import('./ItemRoute'),
+    (m) => m.ItemRoute,
   ),
   collection: lazyPage(
-    () => import('../features/items/components/CollectionPage'),
-    (m) => m.CollectionPage,
+    () => import('./CollectionRoute'),
+    (m) => m.CollectionRoute,
+  ),
+  market: lazyPage(
+    () => import('../features/market/components/MarketPage'),
+    (m) => m.MarketPage,
+  ),
+  listForm: lazyPage(
+    () => import('../features/listing/components/ListFormPage'),
+    (m) => m.ListFormRoute,
+  ),
+  adminOfferings: lazyPage(
+    () => import('../features/admin/components/AdminOfferingsPage'),
+    (m) => m.AdminOfferingsRoute,
   ),
   generalSettings: lazyPage(
     () => import('./accountRoutes'),
@@ -112,6 +124,14 @@ export const routes: RouteObject[] = [
                   // The mint form guards itself (spec 000 §6: guests, unverified users → /).
                   { path: 'my-tokens/mint-form', Component: page.mintForm },
                   { path: 'market/product/:id', Component: page.item },
+                  // The market tabs (spec 000 §2): guests see the market preview.
+                  { path: 'market', element: <Navigate to="preview/marketplace" replace /> },
+                  { path: 'market/preview', element: <Navigate to="marketplace" replace /> },
+                  { path: 'market/preview/*', Component: page.market },
+                  // The list form guards itself (000 §6: onboarding complete, else mytokens).
+                  { path: 'my-tokens/list-form/:id', Component: page.listForm },
+                  // Support's queue; the 404 page for anyone but an admin.
+                  { path: 'admin/offerings', Component: page.adminOfferings },
                   { path: 'market/collection/:id', Component: page.collection },
                   {
                     // Visitors are sent home; /account pages still to come show the 404.

@@ -3,14 +3,18 @@ import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import account from './en.account.json';
 import addresses from './en.addresses.json';
+import admin from './en.admin.json';
 import cards from './en.cards.json';
 import home from './en.home.json';
 import items from './en.items.json';
 import legal from './en.legal.json';
+import listing from './en.listing.json';
 import login from './en.login.json';
+import market from './en.market.json';
 import minter from './en.minter.json';
 import notifications from './en.notifications.json';
 import notifyPrefs from './en.notifyPrefs.json';
+import offering from './en.offering.json';
 import password from './en.password.json';
 import permission from './en.permission.json';
 import profiles from './en.profiles.json';
@@ -21,14 +25,18 @@ import signup from './en.signup.json';
 const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
   account,
   addresses,
+  admin,
   cards,
   home,
   items,
   legal,
+  listing,
   login,
+  market,
   minter,
   notifications,
   notifyPrefs,
+  offering,
   password,
   permission,
   profiles,
@@ -39,7 +47,7 @@ const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
  * The keys whose texts are split: en.json keeps their error texts (API error codes and
  * `*.errors.*`, which can show on any page) and the account menu; a page's file has the rest.
  */
-const SPLIT = ['account', 'addresses', 'login', 'notifications', 'password'];
+const SPLIT = ['account', 'addresses', 'admin', 'login', 'market', 'notifications', 'password'];
 
 type Tree = Record<string, unknown>;
 

@@ -85,7 +85,7 @@ describe('on a phone (375 px)', () => {
     expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Open navigation menu' }));
     const drawer = await screen.findByRole('navigation', { name: 'Main navigation' });
-    expect(linkNames(drawer)).toEqual(['Sellers', 'Legal Terms']);
+    expect(linkNames(drawer)).toEqual(['Market', 'Sellers', 'Legal Terms']);
   });
 
   it('logged in: Create on top, Wallet and Account in the bottom bar', async () => {
@@ -100,7 +100,7 @@ describe('on a phone (375 px)', () => {
       if (!found) throw new Error('no bottom bar yet');
       return found;
     });
-    expect(linkNames(bar)).toEqual(['Wallet']);
+    expect(linkNames(bar)).toEqual(['Market', 'Wallet']);
 
     await userEvent.click(within(bar).getByRole('link', { name: 'Wallet' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/wallet/mytokens'));
@@ -150,7 +150,7 @@ describe('the side bar from 1265 px', () => {
     renderAsGuest('/sellers');
     expect(screen.queryByRole('button', { name: 'Open navigation menu' })).toBeNull();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
-    expect(linkNames(nav)).toEqual(['Sellers', 'Legal Terms']);
+    expect(linkNames(nav)).toEqual(['Market', 'Sellers', 'Legal Terms']);
   });
 });
 

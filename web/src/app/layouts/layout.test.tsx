@@ -48,7 +48,7 @@ describe('side bar items', () => {
       switches: { faq: true, messages: true },
       user: null,
     });
-    expect(keys(items)).toEqual(['sellers', 'terms']);
+    expect(keys(items)).toEqual(['market', 'sellers', 'terms']);
   });
 
   it('marks an item active when the first path segment matches', () => {
@@ -68,7 +68,7 @@ describe('side bar items', () => {
     renderRoute('/sellers');
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((link) => link.textContent)).toEqual(['Sellers', 'Legal Terms']);
+    expect(links.map((link) => link.textContent)).toEqual(['Market', 'Sellers', 'Legal Terms']);
     expect(within(nav).getByRole('link', { name: 'Sellers' }).getAttribute('aria-current')).toBe(
       'page',
     );

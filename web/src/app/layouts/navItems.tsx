@@ -37,7 +37,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     key: 'market',
     to: '/market/preview/marketplace',
     icon: <StorefrontRoundedIcon />,
-    ready: false,
+    ready: true,
   },
   { key: 'sellers', to: PATHS.sellers, icon: <PeopleAltRoundedIcon />, ready: true },
   {

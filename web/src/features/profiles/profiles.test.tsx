@@ -139,7 +139,7 @@ describe('public profile /:usernick', () => {
     expect(await screen.findByText('This page could not be found')).toBeTruthy();
   });
 
-  it.each(['/market', '/legal', '/Bad-Nick', '/ab'])(
+  it.each(['/messages', '/legal', '/Bad-Nick', '/ab'])(
     'keeps %s a 404 without looking up a profile',
     async (path) => {
       const fetchMock = mockApi({});

@@ -17,7 +17,7 @@ import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { ITEM_LIMITS, SALE_FEE_BPS } from '@shared/constants/limits';
 import { PRODUCT_TYPES, type ProductType } from '@shared/switches';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink } from 'react-router';
 import { useAuth } from '../../../lib/auth';
@@ -29,6 +29,49 @@ import homeTexts from '../../../locales/en.home.json';
 addTranslations({ home: homeTexts });
 
 const FEE_PERCENT = SALE_FEE_BPS / 100;
+
+/*
+ * "New in the market" is its own chunk: the offerings client, its schemas and the card are not
+ * part of the home page's first download, and the section renders only after the first paint
+ * (never at build time or while hydrating, so the prerendered page and its hydration match).
+ */
+const NewInMarket = lazy(() =>
+  import('./NewInMarket').then(
+    (module) => ({ default: module.NewInMarket }),
+    // Offline or a new deployment: the page goes on without the section.
+    (): { default: ComponentType } => ({ default: () => null }),
+  ),
+);
+
+/** True from the first frame after the page has painted (false at build time and when hydrating). */
+function useAfterFirstPaint(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let timer: number | undefined;
+    const frame = window.requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      window.cancelAnimationFrame(frame);
+      if (timer !== undefined) window.clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
+
+function NewInMarketSection() {
+  const painted = useAfterFirstPaint();
+  if (!painted) return null;
+  return (
+    <Box sx={{ py: { xs: 6, md: 8 } }}>
+      <Container maxWidth="lg">
+        <Suspense fallback={<Box sx={{ minHeight: 420 }} />}>
+          <NewInMarket />
+        </Suspense>
+      </Container>
+    </Box>
+  );
+}
 
 /**
  * The item types this deployment lets sellers create (the `mintableTypes` switch), in the spec's
@@ -594,6 +637,7 @@ export function HomePage({ topSellers }: { topSellers?: ReactNode }) {
     <>
       <Hero />
       <Categories />
+      <NewInMarketSection />
       <HowItWorks />
       {topSellers ? (
         <Box sx={{ py: { xs: 6, md: 8 } }}>

@@ -5,6 +5,8 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
+import type { Collection } from '@shared/schemas/items';
+import type { ReactNode } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useParams } from 'react-router';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
@@ -22,8 +24,13 @@ function Meta({ title, image }: { title: string; image?: string }) {
   return null;
 }
 
-/** /market/collection/:id: a collection's header and its items. */
-export function CollectionPage() {
+/**
+ * /market/collection/:id: a collection's header and its items; `renderOfferings` adds what the
+ * page composed around it (app/CollectionRoute.tsx) shows under them: the collection's offerings.
+ */
+export function CollectionPage({
+  renderOfferings,
+}: { renderOfferings?: (collection: Collection) => ReactNode } = {}) {
   const { id = '' } = useParams();
   const { t } = useTranslation();
   const errorText = useErrorText();
@@ -82,6 +89,7 @@ export function CollectionPage() {
             <ItemGrid items={items} label={t('items.collection.items')} />
           )}
           <LoadMore query={query} />
+          {renderOfferings?.(first.collection)}
         </>
       )}
     </Container>

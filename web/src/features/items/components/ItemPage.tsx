@@ -26,7 +26,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '@shared/dates';
 import type { Copy, ItemDetail, ItemImage } from '@shared/schemas/items';
-import { useState, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useParams } from 'react-router';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
@@ -48,8 +48,17 @@ addTranslations({ items: itemsTexts });
 
 const viewerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
+/**
+ * What the page composed around the item (app/ItemRoute.tsx) shows: its offerings, and the actions
+ * of its owners. `refresh` reads the item again (its copies changed).
+ */
+export interface ItemPageSlots {
+  renderOfferings?: (item: ItemDetail, refresh: () => void) => ReactNode;
+  renderOwnerActions?: (item: ItemDetail) => ReactNode;
+}
+
 /** /market/product/:id: an item (spec 000 §2 item detail); only `available` so far. */
-export function ItemPage() {
+export function ItemPage({ renderOfferings, renderOwnerActions }: ItemPageSlots = {}) {
   const { id = '' } = useParams();
   const { t } = useTranslation();
   const errorText = useErrorText();
@@ -93,16 +102,34 @@ export function ItemPage() {
       </Container>
     );
   }
-  return <ItemView item={query.data} caller={caller} />;
+  return (
+    <ItemView
+      item={query.data}
+      caller={caller}
+      offerings={renderOfferings?.(query.data, () => void query.refetch())}
+      ownerActions={renderOwnerActions?.(query.data)}
+    />
+  );
 }
 
-function ItemView({ item, caller }: { item: ItemDetail; caller: string }) {
+function ItemView({
+  item,
+  caller,
+  offerings,
+  ownerActions,
+}: {
+  item: ItemDetail;
+  caller: string;
+  offerings?: ReactNode;
+  ownerActions?: ReactNode;
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   usePageMeta({
     title: t('meta.titleTemplate', { page: item.title, app: t('app.name') }),
     description: item.description,
-    image: item.image.url,
+    // The 400 px rendition: the social preview's size (DESIGN §8).
+    image: item.image.thumb,
   });
   const download = useMutation({
     mutationFn: () => fetchFileLink(caller, item.id),
@@ -157,6 +184,7 @@ function ItemView({ item, caller }: { item: ItemDetail; caller: string }) {
               ) : null}
             </Box>
           ) : null}
+          {ownerActions}
           <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="item-facts">
             <Typography id="item-facts" variant="h6" component="h2" sx={{ mb: 1 }}>
               {t('items.detail.details')}
@@ -188,6 +216,7 @@ function ItemView({ item, caller }: { item: ItemDetail; caller: string }) {
           </Paper>
         </Box>
       </Box>
+      {offerings}
       <CopiesTable item={item} caller={caller} />
     </Container>
   );

@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { abbreviateCount } from '@shared/format';
-import { useEffect, useId, useRef } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, type ComponentType } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { VerifiedMark } from '../../../components/VerifiedMark';
@@ -30,11 +30,20 @@ import profilesTexts from '../../../locales/en.profiles.json';
 
 addTranslations({ profiles: profilesTexts });
 
+/* The carousel of the user's past offerings is its own chunk (the offerings client and schemas). */
+const UserCardOfferings = lazy(() =>
+  import('./UserCardOfferings').then(
+    (module) => ({ default: module.UserCardOfferings }),
+    // Offline or a new deployment: the card goes on without it.
+    (): { default: ComponentType<{ nick: string }> } => ({ default: () => null }),
+  ),
+);
+
 /**
  * The user full card (spec 001 §2): avatar, name with the verified crown, @nick, title or slogan,
  * followers (follows on), summary, follow/unfollow (not on one's own card, where a mobile edit icon
- * opens the profile editor instead) and See Profile. Max width 500, full screen on extra small.
- * The carousel of the user's closed or no-bid items comes with the offerings API.
+ * opens the profile editor instead), the carousel of the user's closed or no-bid offerings, and
+ * See Profile. Max width 500, full screen on extra small.
  */
 export function UserCardModal({ nick, onClose }: { nick: string; onClose: () => void }) {
   const { t } = useTranslation();
@@ -196,6 +205,9 @@ function CardBody({ profile, onClose }: { profile: PublicProfile; onClose: () =>
           {profile.summary}
         </Typography>
       ) : null}
+      <Suspense fallback={null}>
+        <UserCardOfferings nick={profile.nick} />
+      </Suspense>
       <Box
         sx={{
           mt: 2,

@@ -1,0 +1,191 @@
+/// <reference lib="dom" />
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { jsErrors, newPage, screenshot, useBrowser } from './browser';
+import { signUpAndLogIn } from './outbox';
+
+/**
+ * Listing and the market in Chromium against `npm start` (issue 11): an onboarded seller lists an
+ * item from its page through the list form; support (the twin's support@example.com, an admin)
+ * approves it in /admin/offerings; a buyer on a phone finds it in the market with filters,
+ * favourites it and sees it in Favorites after a reload; the seller delists it and it leaves the
+ * market. The seller's onboarding is Stripe's (the twin's) hosted form, reached from the begin
+ * call; the item is made through the items API (the mint form has its own journey).
+ */
+const baseUrl = inject('baseUrl');
+const browser = useBrowser();
+
+/** The access token Amplify keeps for the logged-in user of this page. */
+async function accessToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i) ?? '';
+      if (key.endsWith('.accessToken')) return localStorage.getItem(key);
+    }
+    return null;
+  });
+  if (token === null) throw new Error('no access token in localStorage');
+  return token;
+}
+
+async function api<T>(token: string, method: string, path: string, body?: unknown, key?: string) {
+  const response = await fetch(`${baseUrl}/api${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+/** A physical item of `copies` copies, made through the items API as the mint form makes it. */
+async function makeItem(token: string, userId: string, title: string, copies: number) {
+  const image = await sharp({
+    create: { width: 800, height: 800, channels: 3, background: '#0a3d62' },
+  })
+    .png()
+    .toBuffer();
+  const ticket = await api<{
+    upload_id: string;
+    post: { url: string; fields: Record<string, string> };
+  }>(token, 'POST', `/users/${userId}/store-token-images`, {
+    kind: 'image',
+    content_type: 'image/png',
+    size: image.length,
+    name: 'print.png',
+  });
+  const form = new FormData();
+  for (const [field, value] of Object.entries(ticket.post.fields)) form.append(field, value);
+  form.append('file', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'print.png');
+  const stored = await fetch(ticket.post.url, { method: 'POST', body: form });
+  expect(stored.status).toBe(204);
+  await api(token, 'POST', `/users/${userId}/store-token-images/confirm`, {
+    upload_id: ticket.upload_id,
+  });
+  const created = await api<{ item_id: string; status: string }>(
+    token,
+    'POST',
+    `/users/${userId}/token/create`,
+    {
+      contract: {
+        product_type: 'physical',
+        title,
+        description: 'A harbour at dawn, printed on cotton paper.',
+        copies,
+        symbol: 'harbour-print',
+        images: [ticket.upload_id],
+        shipping: { mode: 'delivery', countries: ['ES', 'GB'] },
+        legal_terms: 'None',
+        transferable: true,
+        contact_email: 'maker@example.com',
+        issuer: {
+          legal_form: 'Sole trader',
+          organisation: 'Harbour Prints',
+          country: 'GB',
+          email: 'maker@example.com',
+          governing_law: 'English law',
+          jurisdiction: 'London',
+        },
+      },
+    },
+    `e2e-${Date.now()}`,
+  );
+  return created.item_id;
+}
+
+/** Seller onboarding on Stripe's (the twin's) hosted form, from the begin call. */
+async function becomeSeller(page: Page, token: string) {
+  const begun = await api<{ url: string }>(
+    token,
+    'POST',
+    '/payment-gateway/onboarding-minter/begin',
+    { country: 'GB' },
+  );
+  await page.goto(begun.url);
+  await page.getByRole('button', { name: 'Submit: verified' }).click();
+  await page.waitForURL(`${baseUrl}/stripe/onboarding/minter`);
+  await page.getByText('You’re a seller now').waitFor({ timeout: 15_000 });
+}
+
+describe('listing and the market in Chromium', () => {
+  it('lists an item, support approves it, a buyer on a phone finds and favourites it, the seller delists it', async () => {
+    const title = `Harbour print ${Date.now().toString(36)}`;
+    const seller = await newPage(browser(), 'desktop');
+    const sellerUser = await signUpAndLogIn(seller.page, baseUrl, 'lister');
+    const sellerToken = await accessToken(seller.page);
+    await becomeSeller(seller.page, sellerToken);
+    const itemId = await makeItem(sellerToken, sellerUser.id, title, 3);
+
+    // The seller lists 2 of the 3 copies from the item's page.
+    await seller.page.goto(`${baseUrl}/market/product/${itemId}`);
+    await seller.page.getByRole('heading', { name: title }).first().waitFor({ timeout: 20_000 });
+    await seller.page.getByRole('link', { name: 'List', exact: true }).click();
+    await seller.page.waitForURL(`${baseUrl}/my-tokens/list-form/${itemId}`);
+    await seller.page.getByRole('heading', { name: 'List item', level: 1 }).waitFor();
+    await seller.page.getByLabel(/^Copies\b/).fill('2');
+    await seller.page.getByLabel(/^Price per copy\b/).fill('25');
+    await seller.page.getByRole('button', { name: 'Art' }).click();
+    await seller.page.getByLabel('No terms (None)').check();
+    await screenshot(seller.page, 'market-list-form-1280');
+    await seller.page.getByRole('button', { name: 'List item' }).click();
+    await seller.page
+      .getByText('Your offering was submitted and is waiting for validation')
+      .waitFor({ timeout: 30_000 });
+    await screenshot(seller.page, 'market-list-submitted-1280');
+
+    // Support approves it.
+    const support = await newPage(browser(), 'desktop');
+    await signUpAndLogIn(support.page, baseUrl, 'support', 'support@example.com');
+    await support.page.goto(`${baseUrl}/admin/offerings`);
+    await support.page.getByRole('heading', { name: 'Offerings to validate' }).waitFor();
+    await support.page.getByText(title).first().waitFor();
+    await screenshot(support.page, 'market-admin-queue-1280');
+    await support.page.getByRole('button', { name: `Approve ${title}` }).click();
+    await support.page.getByText(`“${title}” was approved and published.`).waitFor();
+    expect(jsErrors(support.page)).toEqual([]);
+    await support.context.close();
+
+    // A buyer on a phone: the market with filters, the card, the heart, Favorites after a reload.
+    const buyer = await newPage(browser(), 'phone');
+    await signUpAndLogIn(buyer.page, baseUrl, 'buyer');
+    await buyer.page.goto(
+      `${baseUrl}/market/preview/marketplace?type=product_physical&category=art&offer=buy`,
+    );
+    const card = buyer.page.getByRole('article').filter({ hasText: title });
+    await card.waitFor({ timeout: 20_000 });
+    await expect(card.getByText('Buy Now').count()).resolves.toBeGreaterThan(0);
+    await screenshot(buyer.page, 'market-filters-375');
+    await card.getByRole('button', { name: 'Add to favourites' }).click();
+    await card.getByRole('button', { name: 'Remove from favourites' }).waitFor();
+    await buyer.page.goto(`${baseUrl}/market/preview/favorites`);
+    await buyer.page.reload();
+    await buyer.page.getByRole('article').filter({ hasText: title }).waitFor();
+    await screenshot(buyer.page, 'market-favorites-375');
+
+    // The seller delists it: the copies return, the market forgets it.
+    await seller.page.goto(`${baseUrl}/market/product/${itemId}`);
+    await seller.page.getByRole('button', { name: 'Delist' }).first().click();
+    const dialog = seller.page.getByRole('dialog', { name: 'Delist this offering?' });
+    await dialog.getByText('Its 2 copies return to your items.').waitFor();
+    await dialog.getByRole('button', { name: 'Delist' }).click();
+    await seller.page.getByText('Delisted').first().waitFor({ timeout: 15_000 });
+    await screenshot(seller.page, 'market-delisted-1280');
+    expect(jsErrors(seller.page)).toEqual([]);
+
+    await buyer.page.goto(
+      `${baseUrl}/market/preview/marketplace?type=product_physical&category=art&offer=buy`,
+    );
+    await buyer.page.getByRole('heading', { name: 'Market' }).first().waitFor();
+    await buyer.page.waitForLoadState('networkidle');
+    expect(await buyer.page.getByRole('article').filter({ hasText: title }).count()).toBe(0);
+    expect(jsErrors(buyer.page)).toEqual([]);
+    await buyer.context.close();
+    await seller.context.close();
+  });
+});
