@@ -235,7 +235,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // Revoke every session of the user on our side first (the API then refuses tokens issued
     // before now, which API Gateway's JWT check alone would accept until they expire). A 401 means
     // the session was already over; nothing else stops the logout.
-    await apiPost('/api/session/logout', {}).catch(() => undefined);
+    await apiPost('/session/logout', {}).catch(() => undefined);
     // Stop using the session, so calls in flight during sign-out do not "expire" it.
     statusRef.current = 'guest';
     setApiSession(null);
