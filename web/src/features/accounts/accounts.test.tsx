@@ -353,7 +353,11 @@ describe('access rules', () => {
 describe('account menu and logout', () => {
   it('shows "logged in as @nick" and logs out everywhere only after confirmation', async () => {
     amplify.fetchAuthSession.mockResolvedValue(signedIn);
-    mockApi({ '/api/config': configWithAuth, '/api/users/sellers': emptySellers });
+    const fetchMock = mockApi({
+      '/api/config': configWithAuth,
+      '/api/users/sellers': emptySellers,
+      '/api/session/logout': () => jsonResponse({ data: { userId: 'u', revokedAt: 'now' } }),
+    });
     const { router } = renderRoute('/legal/terms');
     const account = await screen.findByRole('button', { name: 'Account menu' });
 
@@ -374,6 +378,11 @@ describe('account menu and logout', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Log out' }));
 
     expect(amplify.signOut).toHaveBeenCalledWith({ global: true });
+    // The server revokes every session of the user first (its access tokens stop working).
+    const logout = fetchMock.mock.calls.find(([input]) =>
+      String(input).endsWith('/session/logout'),
+    );
+    expect(new URL(String(logout?.[0]), 'http://localhost').pathname).toBe('/api/session/logout');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(await within(topBar()).findByRole('button', { name: 'Login' })).toBeTruthy();
   });
