@@ -6,12 +6,11 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { formatMoney } from '@shared/format';
-import { money } from '@shared/money';
 import type { OfferingCard as Offering } from '@shared/schemas/offerings';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { addTranslations, useTranslation, type TFunction } from '../lib/i18n';
+import { priceText, timeLeft, type TimeLeft } from '../lib/offeringFormat';
 import marketTexts from '../locales/en.market.json';
 
 addTranslations({ market: marketTexts });
@@ -19,35 +18,6 @@ addTranslations({ market: marketTexts });
 /** The product page of an offering: its item, with the offering chosen (spec 000 §2). */
 export function offeringPath(offering: Pick<Offering, 'id' | 'item'>): string {
   return `/market/product/${encodeURIComponent(offering.item.id)}?offering=${encodeURIComponent(offering.id)}`;
-}
-
-/** How long an offering still runs, in the two largest units that matter (rounded down). */
-export type TimeLeft =
-  | { kind: 'ended' }
-  | { kind: 'days'; days: number; hours: number }
-  | { kind: 'hours'; hours: number; minutes: number }
-  | { kind: 'minutes'; minutes: number }
-  | { kind: 'underMinute' };
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-export function timeLeft(endAt: string, now: number): TimeLeft {
-  const rest = Date.parse(endAt) - now;
-  if (!(rest > 0)) return { kind: 'ended' };
-  if (rest >= DAY) {
-    return { kind: 'days', days: Math.floor(rest / DAY), hours: Math.floor((rest % DAY) / HOUR) };
-  }
-  if (rest >= HOUR) {
-    return {
-      kind: 'hours',
-      hours: Math.floor(rest / HOUR),
-      minutes: Math.floor((rest % HOUR) / MINUTE),
-    };
-  }
-  if (rest >= MINUTE) return { kind: 'minutes', minutes: Math.floor(rest / MINUTE) };
-  return { kind: 'underMinute' };
 }
 
 /** 'Ends in 2d 4h', 'Ends in 5h 12m', …, 'Ended'. */
@@ -286,7 +256,7 @@ export function OfferingCard({
               fontFeatureSettings: '"tnum"',
             }}
           >
-            {formatMoney(money(price.amount, offering.currency))}{' '}
+            {priceText(price.amount, offering.currency)}{' '}
             <Box
               component="span"
               sx={{ fontWeight: 500, fontSize: '0.75rem', color: 'text.secondary' }}

@@ -19,7 +19,6 @@ import {
   storeSignedInSession,
 } from '../../test/profileFixtures';
 import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
-import { timeLeft } from './format';
 
 const amplify = vi.hoisted(() => ({
   signIn: vi.fn(),
@@ -397,18 +396,5 @@ describe('owner actions', () => {
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Username' }), 'ghost');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send invitations' }));
     expect(await within(dialog).findByText('This user could not be found.')).toBeTruthy();
-  });
-});
-
-describe('time left', () => {
-  const now = Date.parse('2026-05-01T10:00:00.000Z');
-  it.each([
-    ['2026-05-01T09:00:00.000Z', { kind: 'ended' }],
-    ['2026-05-01T10:00:30.000Z', { kind: 'underMinute' }],
-    ['2026-05-01T10:12:00.000Z', { kind: 'minutes', minutes: 12 }],
-    ['2026-05-01T14:20:00.000Z', { kind: 'hours', hours: 4, minutes: 20 }],
-    ['2026-05-04T15:00:00.000Z', { kind: 'days', days: 3, hours: 5 }],
-  ])('until %s', (end, expected) => {
-    expect(timeLeft(end, now)).toEqual(expected);
   });
 });

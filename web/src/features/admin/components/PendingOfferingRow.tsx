@@ -8,13 +8,13 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { formatDateTime } from '@shared/dates';
-import { formatMoney } from '@shared/format';
-import { money } from '@shared/money';
 import { NO_TERMS } from '@shared/schemas/items';
 import type { PendingOffering } from '@shared/schemas/offerings';
-import { useId, type ReactNode } from 'react';
+import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { Fact, FactsGrid } from '../../../components/FactsGrid';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
+import { priceText } from '../../../lib/offeringFormat';
 import adminTexts from '../../../locales/en.admin.json';
 
 addTranslations({ admin: adminTexts });
@@ -42,7 +42,7 @@ export function PendingOfferingRow({
   const zone = viewerZone();
   const { item } = offering;
   const images = item.images.length > 0 ? item.images : [item.image];
-  const price = (amount: number) => formatMoney(money(amount, offering.currency));
+  const price = (amount: number) => priceText(amount, offering.currency);
   const terms = (value: string) =>
     value === NO_TERMS ? t('admin.offerings.facts.noTerms') : value;
   return (
@@ -124,20 +124,7 @@ export function PendingOfferingRow({
         <Typography sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
           {item.description}
         </Typography>
-        <Box
-          component="dl"
-          sx={{
-            m: 0,
-            display: 'grid',
-            gap: 1.5,
-            gridTemplateColumns: {
-              xs: 'repeat(2, minmax(0, 1fr))',
-              sm: 'repeat(3, minmax(0, 1fr))',
-            },
-            '& dd': { m: 0 },
-            '& .wide': { gridColumn: '1 / -1' },
-          }}
-        >
+        <FactsGrid>
           <Fact term={t('admin.offerings.facts.type')}>
             {t(`admin.offerings.types.${offering.type}`)}
           </Fact>
@@ -196,7 +183,7 @@ export function PendingOfferingRow({
           <Fact term={t('admin.offerings.facts.notes')} wide>
             {offering.notes.trim() === '' ? t('admin.offerings.facts.noNotes') : offering.notes}
           </Fact>
-        </Box>
+        </FactsGrid>
         {error ? <Alert severity="error">{error}</Alert> : null}
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
           <Button
@@ -220,26 +207,5 @@ export function PendingOfferingRow({
         </Box>
       </Box>
     </Paper>
-  );
-}
-
-function Fact({
-  term,
-  children,
-  wide = false,
-}: {
-  term: string;
-  children: ReactNode;
-  wide?: boolean;
-}) {
-  return (
-    <Box className={wide ? 'wide' : undefined}>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {term}
-      </Typography>
-      <Typography component="dd" sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
-        {children}
-      </Typography>
-    </Box>
   );
 }

@@ -29,6 +29,7 @@ import type { Copy, ItemDetail, ItemImage } from '@shared/schemas/items';
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, useParams } from 'react-router';
+import { Fact } from '../../../components/FactsGrid';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
@@ -219,19 +220,6 @@ function ItemView({
       {offerings}
       <CopiesTable item={item} caller={caller} />
     </Container>
-  );
-}
-
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <Box>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {term}
-      </Typography>
-      <Typography component="dd" sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
-        {children}
-      </Typography>
-    </Box>
   );
 }
 

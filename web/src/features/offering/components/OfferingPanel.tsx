@@ -14,11 +14,13 @@ import { NO_TERMS } from '@shared/schemas/items';
 import type { OfferingCard, OfferingDetail } from '@shared/schemas/offerings';
 import { useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { Fact, FactsGrid } from '../../../components/FactsGrid';
 import { RetryButton } from '../../../components/StatusMessage';
 import { useErrorText } from '../../../lib/errors';
 import { addTranslations, useTranslation, type TFunction } from '../../../lib/i18n';
+import { priceText, timeLeft } from '../../../lib/offeringFormat';
 import { usePermission } from '../../../lib/permission';
-import { priceText, timeLeft, viewerZone } from '../format';
+import { viewerZone } from '../format';
 import { isNotFound, useNow, useOfferingDetail } from '../hooks/useOfferings';
 import { DelistDialog } from './DelistDialog';
 import { FavoriteButton } from './FavoriteButton';
@@ -235,19 +237,7 @@ function OfferingView({
         )}
       </Box>
 
-      <Box
-        component="dl"
-        aria-label={t('offering.facts.title')}
-        sx={{
-          m: 0,
-          mt: 2,
-          display: 'grid',
-          gap: 1.5,
-          gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' },
-          '& dd': { m: 0 },
-          '& .wide': { gridColumn: '1 / -1' },
-        }}
-      >
+      <FactsGrid label={t('offering.facts.title')} sx={{ mt: 2 }}>
         <Fact term={t('offering.facts.copiesLeft')}>
           {t('offering.facts.copiesLeftValue', {
             left: offering.copies_left,
@@ -306,7 +296,7 @@ function OfferingView({
             {detail.terms === NO_TERMS ? t('offering.facts.noTerms') : detail.terms}
           </Fact>
         ) : null}
-      </Box>
+      </FactsGrid>
       {detailState ? <Box sx={{ mt: 2 }}>{detailState}</Box> : null}
 
       {detail && seller ? (
@@ -447,27 +437,6 @@ function Amount({ label, value, note }: { label: string; value: string; note?: s
           {note}
         </Typography>
       ) : null}
-    </Box>
-  );
-}
-
-function Fact({
-  term,
-  children,
-  wide = false,
-}: {
-  term: string;
-  children: ReactNode;
-  wide?: boolean;
-}) {
-  return (
-    <Box className={wide ? 'wide' : undefined}>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {term}
-      </Typography>
-      <Typography component="dd" sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
-        {children}
-      </Typography>
     </Box>
   );
 }
