@@ -41,6 +41,13 @@ describe('ASL files', () => {
     ]);
   });
 
+  it('runs over the product definitions, and fails when there are none', () => {
+    // The listing workflow (issue 11) and the follower fan-out (issue 10) at least.
+    expect(product.map((file) => path.basename(file))).toEqual(
+      expect.arrayContaining(['listing.asl.json', 'follower-fanout.asl.json']),
+    );
+  });
+
   it.each([...fixtures, ...product].map((file) => [path.relative(PRODUCT, file), file]))(
     '%s passes asl-validator and loads in the local runner',
     (_name, file) => {
