@@ -43,19 +43,30 @@ const NewInMarket = lazy(() =>
   ),
 );
 
-/** True from the first frame after the page has painted (false at build time and when hydrating). */
+/** Set once the app has painted a home page: later visits render the section at once. */
+let paintedOnce = false;
+
+/**
+ * True from the first frame after the page has painted (false at build time and when hydrating),
+ * and at once on later visits, so back to the home page finds the section at its full height in
+ * the first render and the browser's scroll restoration lands where the user was.
+ */
 function useAfterFirstPaint(): boolean {
-  const [painted, setPainted] = useState(false);
+  const [painted, setPainted] = useState(paintedOnce);
   useEffect(() => {
+    if (painted) return;
     let timer: number | undefined;
     const frame = window.requestAnimationFrame(() => {
-      timer = window.setTimeout(() => setPainted(true), 0);
+      timer = window.setTimeout(() => {
+        paintedOnce = true;
+        setPainted(true);
+      }, 0);
     });
     return () => {
       window.cancelAnimationFrame(frame);
       if (timer !== undefined) window.clearTimeout(timer);
     };
-  }, []);
+  }, [painted]);
   return painted;
 }
 
@@ -637,13 +648,15 @@ export function HomePage({ topSellers }: { topSellers?: ReactNode }) {
     <>
       <Hero />
       <Categories />
-      <NewInMarketSection />
       <HowItWorks />
       {topSellers ? (
         <Box sx={{ py: { xs: 6, md: 8 } }}>
           <Container maxWidth="lg">{topSellers}</Container>
         </Box>
       ) : null}
+      {/* After the prerendered sections: it arrives after the first paint, so nothing above it
+          moves when it does (and back to the home page restores the scroll). */}
+      <NewInMarketSection />
       <Features />
       <CallToAction />
     </>
