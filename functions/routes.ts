@@ -6,6 +6,7 @@ import { followsRoutes } from './follows/follows.routes';
 import { itemsRoutes } from './items/items.routes';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { offeringsRoutes } from './offerings/offerings.routes';
+import { ordersRoutes } from './orders/orders.routes';
 import { pagesRoutes } from './pages/pages.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import { profilesRoutes } from './profiles/profiles.routes';
@@ -32,6 +33,7 @@ export const httpRoutes: readonly RouteDeclaration[] = [
   paymentsRoutes,
   notificationsRoutes,
   offeringsRoutes,
+  ordersRoutes,
 ].flatMap((routes): RouteDeclaration[] => Object.values(routes));
 
 export interface WebSocketRoute {
@@ -69,6 +71,15 @@ export const workflowTasks: Readonly<Record<string, WorkflowTask>> = {
     notify: true,
     workflows: ['follower-fanout'],
     callbacks: ['listing'],
+  },
+  // booking-expiry and payout-release: an order's timers (issue 12). At the booking's end an
+  // unpaid order expires (its copies released, its Checkout Session expired); 14 days after
+  // shipping the payouts go out. Both may refund, transfer and notify.
+  orderStep: {
+    handler: 'orders/handlers/order-step',
+    notify: true,
+    stripe: true,
+    workflows: ['payout-release'],
   },
 };
 

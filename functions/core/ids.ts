@@ -11,3 +11,8 @@ export function newId(now: Date = new Date()): string {
 export function newOfferingId(now: Date = new Date()): string {
   return `oF${ulid(now.getTime())}`;
 }
+
+/** Order ids: `oR` + a ULID (issue 12), told apart from offerings and items. */
+export function newOrderId(now: Date = new Date()): string {
+  return `oR${ulid(now.getTime())}`;
+}

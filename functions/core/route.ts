@@ -91,6 +91,8 @@ export interface WorkflowTask {
   notify?: true;
   workflows?: readonly string[];
   callbacks?: readonly string[];
+  /** The task calls Stripe (CDK grants it the Stripe secret, as for a route). */
+  stripe?: true;
 }
 
 /**

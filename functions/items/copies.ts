@@ -11,7 +11,10 @@ import type { ItemsRepo } from './items.repo';
 export type CopiesRepo = Pick<ItemsRepo, 'getItem' | 'listCopies' | 'lockCopy' | 'unlockCopy'>;
 
 /** An item's copies, all of them (at most 200: one or two Query pages). */
-export async function allCopies(repo: CopiesRepo, itemId: string): Promise<CopyRecord[]> {
+export async function allCopies(
+  repo: Pick<CopiesRepo, 'listCopies'>,
+  itemId: string,
+): Promise<CopyRecord[]> {
   const copies: CopyRecord[] = [];
   let cursor: string | undefined;
   do {
@@ -51,6 +54,24 @@ export function ownedCopies(copies: readonly CopyRecord[], ownerId: string): Own
     else if (copy.status === 'available') free += 1;
   }
   return { free, qr, owned };
+}
+
+/**
+ * The offering's copies an order may book now: held by the offering, not booked, or booked by a
+ * booking that ended (`booked_until` passed) — in serial order.
+ */
+export function bookableCopies(
+  copies: readonly CopyRecord[],
+  offeringId: string,
+  now: Date,
+): CopyRecord[] {
+  const at = now.toISOString();
+  return copies.filter(
+    (copy) =>
+      copy.status === 'blocked' &&
+      copy.offering_id === offeringId &&
+      (copy.order_id === undefined || (copy.booked_until ?? '') < at),
+  );
 }
 
 /** The serials an offering holds now (blocked for it). */
@@ -98,7 +119,15 @@ export async function unlockPack(
   input: { itemId: string; offeringId: string; keep: number; pack: number },
 ): Promise<{ remaining: number }> {
   const copies = await allCopies(repo, input.itemId);
-  const held = heldSerials(copies, input.offeringId);
+  // Copies booked for an order are the order's to give back (its booking ends or it is sold).
+  const held = copies
+    .filter(
+      (copy) =>
+        copy.status === 'blocked' &&
+        copy.offering_id === input.offeringId &&
+        copy.order_id === undefined,
+    )
+    .map((copy) => copy.serial);
   const extra = held.slice(input.keep);
   const batch = extra.slice(0, input.pack);
   await Promise.all(batch.map((serial) => repo.unlockCopy(input.itemId, serial, input.offeringId)));

@@ -3,12 +3,23 @@
  * repo factory, and the transaction pieces other domains join (items.tx.ts: the upload claim).
  */
 export { getPublicProducts, listCollectionItems } from './queries';
-export { toSummary, type StoredSummary } from './items';
+export { summaryOf, toSummary, type HoldingRecord, type StoredSummary } from './items';
+export type { ProvenanceRecord } from './provenance';
 export { createItemsRepo, readClaimableImageUpload, type ItemsRepo } from './items.repo';
-export { claimImageUploadUpdate } from './items.tx';
+export {
+  bookCopyUpdate,
+  claimImageUploadUpdate,
+  holdingChangePiece,
+  refundCopyPieces,
+  releaseBookingUpdate,
+  returnUnbookedCopyUpdate,
+  saleCopyPieces,
+  type OwnerChange,
+} from './items.tx';
 export { uploadKey } from './items.keys';
 export {
   allCopies,
+  bookableCopies,
   heldSerials,
   listableItem,
   lockPack,

@@ -125,6 +125,8 @@ export interface ItemsRepo extends CreationRepo {
   /** The offering's copy back to `available` (only while it is blocked for that offering). */
   unlockCopy(itemId: string, serial: number, offeringId: string): Promise<boolean>;
   getHistory(nftuniqueid: string): Promise<ProvenanceRecord[]>;
+  /** A copy's newest provenance record (strongly consistent). */
+  lastHistory(nftuniqueid: string): Promise<ProvenanceRecord | undefined>;
 }
 
 const strip = <T>(raw: Record<string, unknown>): T => {
@@ -209,6 +211,9 @@ export function createItemsRepo(deps: {
           },
           ...(input.filter === undefined ? {} : { FilterExpression: '#f = :f' }),
           ScanIndexForward: input.forward,
+          // The table's own lists (copies, holdings) are read strongly consistent: bookings and
+          // sales decide on them. Indexes cannot be.
+          ...(input.index === undefined ? { ConsistentRead: true } : {}),
           // One more than asked tells whether a next page exists.
           Limit: input.limit + 1 - kept.length,
           ...(from === undefined ? {} : { ExclusiveStartKey: from }),
@@ -635,7 +640,9 @@ export function createItemsRepo(deps: {
             TableName,
             Key: copyKey(itemId, serial),
             UpdateExpression: 'SET #status = :available REMOVE offering_id',
-            ConditionExpression: '#status = :blocked AND offering_id = :offering',
+            // A copy booked for an order stays until its booking ends (orders release it).
+            ConditionExpression:
+              '#status = :blocked AND offering_id = :offering AND attribute_not_exists(order_id)',
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: {
               ':blocked': 'blocked',
@@ -649,6 +656,21 @@ export function createItemsRepo(deps: {
         if (isConditionalCheckFailed(error)) return false;
         throw error;
       }
+    },
+
+    async lastHistory(nftuniqueid) {
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': historyPartition(nftuniqueid) },
+          ScanIndexForward: false,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      );
+      const raw = result.Items?.[0];
+      return raw === undefined ? undefined : strip<ProvenanceRecord>(raw);
     },
 
     async getHistory(nftuniqueid) {

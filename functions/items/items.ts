@@ -112,6 +112,9 @@ export interface CopyRecord {
   status: 'available' | 'blocked' | 'sold' | 'not_available';
   /** The offering that holds it while blocked (functions/items/copies.ts). */
   offering_id?: string;
+  /** The order that booked it (issue 12), until `booked_until` (ISO-8601). */
+  order_id?: string;
+  booked_until?: string;
   /** A ticket copy with a QR code: it cannot be listed (spec 000 §4). */
   qr?: boolean;
   /** Hash of the copy's newest provenance record. */

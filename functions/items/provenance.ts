@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
  * same record hashes the same in every runtime.
  */
 
-export const PROVENANCE_EVENTS = ['minted', 'transferred', 'sold', 'redeemed'] as const;
+/** `refunded`: a sale was cancelled and refunded; the copy went back to its seller (issue 12). */
+export const PROVENANCE_EVENTS = ['minted', 'transferred', 'sold', 'refunded', 'redeemed'] as const;
 export type ProvenanceEvent = (typeof PROVENANCE_EVENTS)[number];
 
 /** The previous hash of a copy's first record. */
@@ -29,6 +30,8 @@ export interface ProvenanceFacts {
   at: string;
   /** What caused it (an order id, a transfer id), when there is one. */
   ref: string | null;
+  /** A sale's price per copy (minor units) and currency; absent for other events. */
+  price?: { amount: number; currency: string } | null;
 }
 
 export interface ProvenanceRecord extends ProvenanceFacts {
@@ -63,6 +66,10 @@ export function recordHash(record: Omit<ProvenanceRecord, 'hash'>): string {
     to_nick: record.to_nick,
     at: record.at,
     ref: record.ref,
+    // Only sales carry a price: records written before prices hash as they always did.
+    ...(record.price === undefined || record.price === null
+      ? {}
+      : { price: { amount: record.price.amount, currency: record.price.currency } }),
   };
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

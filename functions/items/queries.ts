@@ -171,6 +171,7 @@ export async function getHistory(
       to_nick: record.to_nick,
       at: record.at,
       ref: record.ref,
+      price: record.price ?? null,
       prev_hash: record.prev_hash,
       hash: record.hash,
     })),

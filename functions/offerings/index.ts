@@ -3,8 +3,15 @@
  * invitations, favourites and support's validation. Checkout and auctions (next issues) act on
  * offerings through what this file exports.
  */
-export { canDelist, transition, type ListingEvent, type ListingState } from './listing.machine';
-export { applyEvent, runListingTask } from './listing';
+export {
+  canDelist,
+  transition,
+  type ListingEffect,
+  type ListingEvent,
+  type ListingState,
+} from './listing.machine';
+export { afterSale, applyEvent, runListingTask, saleEffectsOf, saleOf } from './listing';
+export { offeringsDeps } from './offerings.deps';
 export { createOfferingsRepo, type OfferingsRepo } from './offerings.repo';
 export { marketEntriesOf, type OfferingRecord } from './offerings';
 export type { OfferingsDeps } from './ports';

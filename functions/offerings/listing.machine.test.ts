@@ -44,7 +44,14 @@ type Row = [
   from: ListingState,
   event: ListingEvent,
   expected:
-    | { next: string; status: ListingState['status']; step?: string; effects: string[] }
+    | {
+        next: string;
+        status: ListingState['status'];
+        step?: string;
+        copies_left?: number;
+        releasing?: boolean;
+        effects: string[];
+      }
     | { refused: string },
 ];
 
@@ -228,6 +235,42 @@ const rows: Row[] = [
     { next: 'done', status: 'delisted', effects: [] },
   ],
   [
+    'a sale of some copies: fewer left, the market entries refreshed',
+    onSale,
+    { type: 'sold', quantity: 3 },
+    { next: 'wait_end', status: 'validated', copies_left: 4, effects: ['market_put', 'updated'] },
+  ],
+  [
+    'a sale of the last copies: sold, out of the market, nothing to release',
+    onSale,
+    { type: 'sold', quantity: 7 },
+    {
+      next: 'done',
+      status: 'sold',
+      copies_left: 0,
+      releasing: false,
+      effects: ['market_delete', 'updated'],
+    },
+  ],
+  [
+    'a sale of more copies than are left',
+    onSale,
+    { type: 'sold', quantity: 8 },
+    { refused: 'market.buy.errors.not_on_sale' },
+  ],
+  [
+    'a sale of no copies',
+    onSale,
+    { type: 'sold', quantity: 0 },
+    { refused: 'market.buy.errors.quantity' },
+  ],
+  [
+    'a sale paid after a delisting (booked before): only the count moves',
+    { ...onSale, status: 'delisted' },
+    { type: 'sold', quantity: 2 },
+    { next: 'done', status: 'delisted', copies_left: 5, effects: [] },
+  ],
+  [
     'a failure while creating',
     creating,
     { type: 'fail', code: 'market.list.errors.generic' },
@@ -253,6 +296,10 @@ describe('listing transition', () => {
     expect(outcome.next).toBe(expected.next);
     expect(outcome.state.status).toBe(expected.status);
     if (expected.step !== undefined) expect(outcome.state.step).toBe(expected.step);
+    if (expected.copies_left !== undefined) {
+      expect(outcome.state.copies_left).toBe(expected.copies_left);
+    }
+    if (expected.releasing !== undefined) expect(outcome.state.releasing).toBe(expected.releasing);
     expect(outcome.effects).toEqual(expected.effects);
   });
 

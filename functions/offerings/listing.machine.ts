@@ -15,6 +15,7 @@ import type { ListingStep, OfferingStatus, OfferingType } from '../../shared/sch
  *   pending ─decide(approve)─► pending(approved) ─publish─► validated ─end─► expired ─► release
  *           └decide(reject)──► pending(rejected) ─reject──► not_validated ─► release
  *   validated ─delist (no bids)─► delisting ─released─► delisted
+ *   validated ─sold (copies paid for)─► validated (fewer left) │ sold (none left)
  */
 export interface ListingState {
   status: OfferingStatus;
@@ -47,6 +48,8 @@ export type ListingEvent =
   | { type: 'delist' }
   | { type: 'end' }
   | { type: 'released' }
+  /** An order paid for `quantity` copies (issue 12): they left the offering with their buyer. */
+  | { type: 'sold'; quantity: number }
   | { type: 'fail'; code: string };
 
 /** What the workflow does next (the task's answer; the ASL's Choice reads it). */
@@ -225,6 +228,26 @@ export function transition(state: ListingState, event: ListingEvent, now: Date):
         ['market_delete', 'updated'],
         state.copies_left > 0 ? 'release' : 'done',
       );
+    case 'sold': {
+      if (!Number.isInteger(event.quantity) || event.quantity < 1) {
+        return refuse('market.buy.errors.quantity');
+      }
+      if (event.quantity > state.copies_left) return refuse('market.buy.errors.not_on_sale');
+      const copiesLeft = state.copies_left - event.quantity;
+      if (state.status !== 'validated') {
+        // Booked before the offering ended or was delisted, paid after: only the count moves.
+        return go(state, { copies_left: copiesLeft }, [], resumeStep(state));
+      }
+      if (copiesLeft === 0) {
+        return go(
+          state,
+          { copies_left: 0, status: 'sold', ended_at: at, releasing: false },
+          ['market_delete', 'updated'],
+          'done',
+        );
+      }
+      return go(state, { copies_left: copiesLeft }, ['market_put', 'updated'], 'wait_end');
+    }
     case 'released':
       if (!state.releasing) return refuse('market.list.errors.rejecting');
       return go(

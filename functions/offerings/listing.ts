@@ -17,6 +17,7 @@ import {
   type OfferingRecord,
 } from './offerings';
 import type { OfferingsDeps } from './ports';
+import { offeringPutPiece } from './offerings.tx';
 
 /**
  * The listing workflow's tasks (infra/workflows/listing.asl.json) and the one way anything moves
@@ -315,4 +316,50 @@ export async function runListingTask(
       return answer(applied.record, applied.next);
     }
   }
+}
+
+/**
+ * A sale of `quantity` copies (issue 12), for an order's payment transaction: the offering's next
+ * record (fewer copies left, `sold` when none are) and its transaction piece, conditioned on the
+ * version read; `after` performs the effects once the transaction committed (market entries
+ * refreshed or removed, the seller's tabs told). A refused sale answers its code.
+ */
+export function saleOf(
+  TableName: string,
+  record: OfferingRecord,
+  quantity: number,
+  now: Date,
+):
+  | {
+      ok: true;
+      next: OfferingRecord;
+      piece: ReturnType<typeof offeringPutPiece>;
+      effects: ListingEffect[];
+    }
+  | { ok: false; code: string } {
+  const outcome = transition(record, { type: 'sold', quantity }, now);
+  if (!outcome.ok) return { ok: false, code: outcome.code };
+  const next: OfferingRecord = { ...record, ...outcome.state, version: record.version + 1 };
+  return {
+    ok: true,
+    next,
+    piece: offeringPutPiece(TableName, next, record.version),
+    effects: outcome.effects,
+  };
+}
+
+/** The effects of a committed sale (saleOf), idempotent: a retried payment repeats them. */
+export async function afterSale(
+  deps: OfferingsDeps,
+  record: OfferingRecord,
+  effects: readonly ListingEffect[],
+): Promise<void> {
+  await performEffects(deps, record, effects, resumeStep(record));
+}
+
+/** The effects a sale's current record implies (a retry after a crash re-derives them). */
+export function saleEffectsOf(record: OfferingRecord): ListingEffect[] {
+  if (record.status === 'sold') return ['market_delete', 'updated'];
+  if (record.status === 'validated') return ['market_put'];
+  return [];
 }

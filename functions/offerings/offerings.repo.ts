@@ -17,7 +17,6 @@ import {
   FAVORITE_TYPE,
   INVITE_TYPE,
   MARKET_ENTRY_TYPE,
-  OFFERING_TYPE,
   createIdempotencyKey,
   createIdempotencyScope,
   favoriteKey,
@@ -27,7 +26,8 @@ import {
   offeringKey,
   type Key,
 } from './offerings.keys';
-import { indexKeysOf, type MarketEntry, type OfferingRecord } from './offerings';
+import type { MarketEntry, OfferingRecord } from './offerings';
+import { offeringItem } from './offerings.tx';
 
 /**
  * The offerings domain's only DynamoDB caller. The offering is one item written whole (Put),
@@ -140,13 +140,6 @@ export function createOfferingsRepo(deps: {
 
   // Every item's `type` is its entity type: the offering's own type (fixed, auction) is stored
   // as `offering_type`.
-  const offeringItem = ({ type, ...record }: OfferingRecord) => ({
-    ...offeringKey(record.id),
-    ...record,
-    type: OFFERING_TYPE,
-    offering_type: type,
-    ...indexKeysOf({ ...record, type }),
-  });
 
   async function page(
     scope: string,

@@ -5,3 +5,18 @@
 export { ensureCustomer, checkCards, listCards } from './cards';
 export { checkOnboarding } from './onboarding';
 export type { PaymentsDeps } from './payments';
+export {
+  chargeSavedCard,
+  createOrderCheckout,
+  expireCheckout,
+  payoutAccountOf,
+  refundPayment,
+  retrieveCheckout,
+  retrievePayment,
+  reverseTransfer,
+  transferShare,
+  type CheckoutFacts,
+  type OrderCharge,
+  type PaymentFacts,
+} from './charges';
+export { paymentsDeps } from './payments.deps';

@@ -4,6 +4,12 @@ import { accountsDirectory } from '../accounts/index';
 import { createProfileStore } from '../profiles/index';
 import { notify, notifyDeps } from '../notifications/index';
 import { publishToUserQuietly } from '../realtime/index';
+import {
+  chargeRefunded,
+  checkoutCompleted,
+  ordersDeps,
+  paymentIntentChanged,
+} from '../orders/index';
 import type { PaymentsDeps } from './payments';
 import { createPaymentsRepo } from './payments.repo';
 import { stripeClient, stripeKeys } from './payments.stripe';
@@ -34,5 +40,10 @@ export function paymentsDeps(): PaymentsDeps {
       await notify(notifyDeps(env), input, new Date());
     },
     webOrigin: env.webOrigin,
+    orders: {
+      paymentIntentChanged: (id, now) => paymentIntentChanged(ordersDeps(), id, now),
+      checkoutCompleted: (id, now) => checkoutCompleted(ordersDeps(), id, now),
+      chargeRefunded: (id, now) => chargeRefunded(ordersDeps(), id, now),
+    },
   };
 }

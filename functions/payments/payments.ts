@@ -27,6 +27,17 @@ export interface PaymentsDeps {
   publish: (userId: string, message: ServerMessageDraft) => Promise<void>;
   /** Origin of the web app: Stripe's return and refresh URLs point at its pages. */
   webOrigin: string;
+  /**
+   * Orders (functions/orders, plugged in by payments.deps.ts): what Stripe's payment events mean
+   * for an order. Each reads the object from Stripe again; an object of no order is ignored.
+   */
+  orders: OrderEvents;
+}
+
+export interface OrderEvents {
+  paymentIntentChanged(paymentIntentId: string, now: Date): Promise<void>;
+  checkoutCompleted(sessionId: string, now: Date): Promise<void>;
+  chargeRefunded(paymentIntentId: string, now: Date): Promise<void>;
 }
 
 /** The web pages Stripe sends the browser back to (001 §2 card provider return pages). */

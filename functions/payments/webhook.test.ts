@@ -66,6 +66,7 @@ function setup(options: { failFirst?: boolean } = {}) {
   } as unknown as Stripe;
   let current = 'continue_onboarding';
   const notified: string[] = [];
+  const orderEvents: string[] = [];
   const deps: PaymentsDeps = {
     stripe: async () => stripe,
     keys: async () => ({
@@ -91,8 +92,19 @@ function setup(options: { failFirst?: boolean } = {}) {
       published.push(message.type);
     },
     webOrigin: 'http://localhost:3000',
+    orders: {
+      paymentIntentChanged: async (id) => {
+        orderEvents.push(`payment ${id}`);
+      },
+      checkoutCompleted: async (id) => {
+        orderEvents.push(`checkout ${id}`);
+      },
+      chargeRefunded: async (id) => {
+        orderEvents.push(`refunded ${id}`);
+      },
+    },
   };
-  return { deps, repo, statuses, published, notified };
+  return { deps, repo, statuses, published, notified, orderEvents };
 }
 
 function signed(event: object, secret = SECRET, at = NOW) {

@@ -109,9 +109,34 @@ async function checkoutCompleted(
   const session = await stripe.checkout.sessions.retrieve(
     (event.data.object as Stripe.Checkout.Session).id,
   );
-  // Payment mode (orders) comes with checkout; setup mode saved a card.
-  if (session.mode !== 'setup' || session.status !== 'complete') return;
+  if (session.status !== 'complete') return;
+  // Payment mode paid an order (its PaymentIntent decides); setup mode saved a card.
+  if (session.mode === 'payment') {
+    if (session.metadata?.order_id !== undefined)
+      await deps.orders.checkoutCompleted(session.id, now);
+    return;
+  }
+  if (session.mode !== 'setup') return;
   await cardsChanged(deps, idOf(session.customer), now);
+}
+
+/** payment_intent.succeeded / payment_failed: an order's payment moved (read again from Stripe). */
+async function paymentIntentChanged(
+  deps: PaymentsDeps,
+  event: Stripe.Event,
+  now: Date,
+): Promise<void> {
+  const intent = event.data.object as Stripe.PaymentIntent;
+  if (intent.metadata.order_id === undefined) return;
+  await deps.orders.paymentIntentChanged(intent.id, now);
+}
+
+/** charge.refunded: a refund of an order's charge (ours, or made in Stripe's dashboard). */
+async function chargeRefunded(deps: PaymentsDeps, event: Stripe.Event, now: Date): Promise<void> {
+  const charge = event.data.object as Stripe.Charge;
+  const intentId = idOf(charge.payment_intent);
+  if (intentId === null) return;
+  await deps.orders.chargeRefunded(intentId, now);
 }
 
 async function paymentMethodDetached(
@@ -129,6 +154,9 @@ export const EVENT_HANDLERS: Partial<Record<Stripe.Event.Type, EventHandler>> = 
   'setup_intent.succeeded': setupIntentSucceeded,
   'checkout.session.completed': checkoutCompleted,
   'payment_method.detached': paymentMethodDetached,
+  'payment_intent.succeeded': paymentIntentChanged,
+  'payment_intent.payment_failed': paymentIntentChanged,
+  'charge.refunded': chargeRefunded,
 };
 
 /** The event, if the signature holds under one of the endpoint secrets. */

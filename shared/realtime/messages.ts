@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { creationProgressSchema } from '../schemas/items';
 import { unreadCountersSchema } from '../schemas/notifications';
 import { listingProgressSchema, OFFERING_STATUSES } from '../schemas/offerings';
+import { ORDER_STATUSES } from '../schemas/orders';
 
 /**
  * The live channel's messages (spec 001 §7 "Real-time channel"), shared by the server
@@ -101,6 +102,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   /** "order created or paid". */
   event('order.created', { orderId: entityId }),
   event('order.paid', { orderId: entityId }),
+  /** One of the user's orders (bought or sold) moved: its new status; the order page refetches. */
+  event('order.updated', { orderId: entityId, status: z.enum(ORDER_STATUSES) }),
   /** "stripe update": the onboarding modal re-checks (001 §4, User.onboarding_status). */
   event('stripe.updated', { onboarding_status: z.string().optional() }),
   /** The user's saved cards changed (added, removed, new default): the card list is refetched. */

@@ -348,13 +348,15 @@ export type ItemDetail = z.infer<typeof itemDetailSchema>;
 
 export const historyRecordSchema = z.object({
   seq: z.number().int(),
-  event: z.enum(['minted', 'transferred', 'sold', 'redeemed']),
+  event: z.enum(['minted', 'transferred', 'sold', 'refunded', 'redeemed']),
   from_id: z.string().nullable(),
   from_nick: z.string().nullable(),
   to_id: z.string(),
   to_nick: z.string(),
   at: z.string(),
   ref: z.string().nullable(),
+  /** A sale's price per copy (minor units) and currency; null for other events. */
+  price: z.object({ amount: z.number().int(), currency: z.string() }).nullable(),
   prev_hash: z.string(),
   hash: z.string(),
 });

@@ -3,8 +3,20 @@ import { dynamoDocumentClient } from '../../core/clients';
 import { readEnv } from '../../core/env';
 import { newId } from '../../core/ids';
 import type { ProductType } from '../../../shared/switches';
-import type { CopyRecord, ItemRecord } from '../items';
-import { COPY_TYPE, ITEM_TYPE, copyKey, itemKey, nftUniqueId } from '../items.keys';
+import { summaryOf, type CopyRecord, type ItemRecord } from '../items';
+import {
+  COPY_TYPE,
+  HISTORY_TYPE,
+  HOLDING_TYPE,
+  ITEM_TYPE,
+  copyKey,
+  historyKey,
+  holdingKey,
+  itemKey,
+  nftUniqueId,
+  publicIndexKeys,
+} from '../items.keys';
+import { appendRecord, type ProvenanceRecord } from '../provenance';
 
 /**
  * For integration tests of what acts on finished items (listing): an item and its copies written
@@ -18,6 +30,9 @@ export async function putFinishedItem(input: {
   transferable?: boolean;
   ticketExpiresAt?: string;
   title?: string;
+  royalty?: number;
+  beneficiary?: { nick: string; share: number; user_id: string };
+  shipping?: ItemRecord['shipping'];
 }): Promise<ItemRecord> {
   const env = readEnv();
   const doc = dynamoDocumentClient(env);
@@ -42,11 +57,16 @@ export async function putFinishedItem(input: {
     images: [image],
     file: null,
     collection_id: null,
-    shipping: type === 'physical' ? { mode: 'delivery', countries: ['ES'] } : null,
+    shipping:
+      input.shipping !== undefined
+        ? input.shipping
+        : type === 'physical'
+          ? { mode: 'delivery', countries: ['ES'] }
+          : null,
     legal_terms: 'None',
     transferable: input.transferable ?? true,
-    royalty: null,
-    beneficiary: null,
+    royalty: input.royalty ?? null,
+    beneficiary: input.beneficiary ?? null,
     ticket:
       type === 'ticket'
         ? {
@@ -78,28 +98,67 @@ export async function putFinishedItem(input: {
       Item: { ...itemKey(id), type: ITEM_TYPE, ...item },
     }),
   );
-  const copies: CopyRecord[] = Array.from({ length: input.copies }, (_, index) => ({
+  // Each copy with its `minted` provenance record (its head), and the creator's holding.
+  const minted = Array.from({ length: input.copies }, (_, index) =>
+    appendRecord(nftUniqueId(id, index + 1), undefined, {
+      event: 'minted',
+      from_id: null,
+      from_nick: null,
+      to_id: input.creator.id,
+      to_nick: input.creator.nick,
+      at: now,
+      ref: null,
+    }),
+  );
+  const copies: CopyRecord[] = minted.map((record, index) => ({
     item_id: id,
     serial: index + 1,
-    nftuniqueid: nftUniqueId(id, index + 1),
+    nftuniqueid: record.nftuniqueid,
     owner_id: input.creator.id,
     owner_nick: input.creator.nick,
     owner_since: now,
     status: 'available',
-    head: 'test',
+    head: record.hash,
   }));
   for (let i = 0; i < copies.length; i += 25) {
     await Promise.all(
-      copies.slice(i, i + 25).map((copy) =>
+      copies.slice(i, i + 25).flatMap((copy, index) => [
         doc.send(
           new PutCommand({
             TableName: env.tableName,
             Item: { ...copyKey(id, copy.serial), type: COPY_TYPE, ...copy },
           }),
         ),
-      ),
+        doc.send(
+          new PutCommand({
+            TableName: env.tableName,
+            Item: {
+              ...historyKey(copy.nftuniqueid, 1),
+              type: HISTORY_TYPE,
+              ...(minted[i + index] as ProvenanceRecord),
+            },
+          }),
+        ),
+      ]),
     );
   }
+  const summary = summaryOf(item);
+  await doc.send(
+    new PutCommand({
+      TableName: env.tableName,
+      Item: {
+        ...holdingKey(input.creator.id, id),
+        type: HOLDING_TYPE,
+        owner_id: input.creator.id,
+        item_id: id,
+        count: input.copies,
+        visible: true,
+        summary,
+        product_type: type,
+        ...publicIndexKeys(input.creator.id, id),
+      },
+    }),
+  );
   return item;
 }
 

@@ -59,6 +59,7 @@ export class WorkflowsStack extends Stack {
         fn.bindConnections(props.connectionsFor(this));
         fn.bindEmailSender(config.emailSender);
       }
+      if (task.stripe === true) fn.bindStripeSecret(config.stripeSecretName);
       fn.bindWorkflowStarts(workflowArnPrefix(config), task.workflows ?? []);
       fn.bindTaskCallbacks(workflowArnPrefix(config), task.callbacks ?? []);
       this.tasks[key] = fn;

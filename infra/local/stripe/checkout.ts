@@ -25,9 +25,17 @@ export interface CheckoutContext {
   /** Confirms a setup intent with a payment method id, back to `returnUrl` after any 3D Secure. */
   confirmSetupIntent: (id: string, paymentMethod: string, returnUrl: string) => Stripe.SetupIntent;
   setupIntent: (id: string) => Stripe.SetupIntent | undefined;
-  /** POST /v1/payment_intents with these parameters (money.ts); card errors throw StripeError. */
+  /** POST /v1/payment_intents with these parameters (money.ts). */
   createPaymentIntent: (params: Params, request: RequestRef) => Stripe.PaymentIntent;
+  /**
+   * Confirms the session's payment intent with these parameters (money.ts): an attempt left at
+   * the 3D Secure page starts over; card errors throw StripeError.
+   */
+  confirmPaymentIntent: (id: string, params: Params, request: RequestRef) => Stripe.PaymentIntent;
   paymentIntent: (id: string) => Stripe.PaymentIntent | undefined;
+  /** An expiring session cancels the intent it made, as Stripe does. */
+  cancelPaymentIntent: (id: string, request: RequestRef) => void;
+  cancelSetupIntent: (id: string, request: RequestRef) => void;
 }
 
 interface LineItem {
@@ -65,11 +73,31 @@ export function createCheckoutSession(
     throw missing('customer', customer, 'customer');
   const created = unix(context.now());
   const expiresAt = Number(str(params, 'expires_at') ?? created + MAX_EXPIRY_S);
-  if (expiresAt < created + MIN_EXPIRY_S || expiresAt > created + MAX_EXPIRY_S) {
+  if (
+    !Number.isInteger(expiresAt) ||
+    expiresAt < created + MIN_EXPIRY_S ||
+    expiresAt > created + MAX_EXPIRY_S
+  ) {
     throw invalid(
       'expires_at',
       'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
       'parameter_invalid_integer',
+    );
+  }
+  const intentData = (params.payment_intent_data ?? {}) as Params;
+  const futureUsage = str(intentData, 'setup_future_usage');
+  if (futureUsage !== undefined && futureUsage !== 'off_session' && futureUsage !== 'on_session') {
+    throw invalid(
+      'payment_intent_data[setup_future_usage]',
+      'Invalid payment_intent_data[setup_future_usage]: must be one of on_session or off_session',
+      'parameter_invalid_string',
+    );
+  }
+  if (mode !== 'payment' && params.payment_intent_data !== undefined) {
+    throw invalid(
+      'payment_intent_data',
+      'You can only specify `payment_intent_data` in `payment` mode.',
+      'parameter_invalid_string',
     );
   }
   const lineItems: LineItem[] = [];
@@ -195,7 +223,7 @@ export function createCheckoutSession(
     wallet_options: null,
   } as unknown as Stripe.Checkout.Session;
   context.sessions[id] = session;
-  extras[id] = { lineItems, paymentIntentData: (params.payment_intent_data ?? {}) as Params };
+  extras[id] = { lineItems, paymentIntentData: intentData };
   return session;
 }
 
@@ -219,13 +247,28 @@ export function expireSession(
   if (session.status !== 'open') {
     throw invalid(
       'session',
-      `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+      `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of \`${session.status}\`.`,
       'checkout_session_unexpected_state',
     );
   }
   const expired = { ...session, status: 'expired', url: null } as Stripe.Checkout.Session;
   context.sessions[id] = expired;
+  // Its intent (a declined or abandoned attempt, or the setup mode's SetupIntent) is canceled.
+  if (typeof session.payment_intent === 'string')
+    context.cancelPaymentIntent(session.payment_intent, request);
+  if (typeof session.setup_intent === 'string')
+    context.cancelSetupIntent(session.setup_intent, request);
   context.emit('checkout.session.expired', expired, request);
+  return expired;
+}
+
+/** Expires every open session whose `expires_at` has passed (the twin's timer runs it). */
+export function expireDueSessions(context: CheckoutContext): number {
+  let expired = 0;
+  for (const session of Object.values(context.sessions)) {
+    if (session.status !== 'open') continue;
+    if (currentSession(context, session.id).status === 'expired') expired += 1;
+  }
   return expired;
 }
 
@@ -250,6 +293,13 @@ export type PageAnswer =
   | { kind: 'html'; status: number; title: string; body: string }
   | { kind: 'redirect'; location: string };
 
+const expiredPage = (): PageAnswer => ({
+  kind: 'html',
+  status: 200,
+  title: 'Session expired',
+  body: '<h1>This checkout session has expired</h1><p>Go back to the site and start again.</p>',
+});
+
 /** The hosted page: the form, or its answer to a submitted card. */
 export function checkoutPage(
   context: CheckoutContext,
@@ -267,14 +317,7 @@ export function checkoutPage(
       body: '<h1>Something went wrong</h1><p>The page you were looking for could not be found.</p>',
     };
   const session = currentSession(context, id);
-  if (session.status === 'expired') {
-    return {
-      kind: 'html',
-      status: 200,
-      title: 'Session expired',
-      body: '<h1>This checkout session has expired</h1><p>Go back to the site and start again.</p>',
-    };
-  }
+  if (session.status === 'expired') return expiredPage();
   if (session.status === 'complete') return { kind: 'redirect', location: successUrl(session) };
   const extra = extras[id] ?? { lineItems: [], paymentIntentData: {} };
   const customer =
@@ -384,25 +427,40 @@ ${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">← Back<
       };
     }
     const data = extra.paymentIntentData;
-    const intent = context.createPaymentIntent(
-      {
-        amount: String(session.amount_total),
-        currency: session.currency as string,
-        ...(session.customer === null ? {} : { customer: session.customer as string }),
-        payment_method: withDetails.id,
-        confirm: 'true',
-        return_url: `${context.baseUrl()}/c/pay/${id}/return`,
-        ...(data.transfer_group === undefined ? {} : { transfer_group: data.transfer_group }),
-        ...(data.metadata === undefined ? {} : { metadata: data.metadata }),
-        ...(data.description === undefined ? {} : { description: data.description }),
-      },
-      request,
-    );
+    // One PaymentIntent per session, made at the first attempt and confirmed again after a decline
+    // or a failed authentication, as Stripe's page does.
+    const existing =
+      typeof session.payment_intent === 'string'
+        ? context.paymentIntent(session.payment_intent)
+        : undefined;
+    let intentId = existing?.id;
+    if (existing === undefined || existing.status === 'canceled') {
+      intentId = context.createPaymentIntent(
+        {
+          amount: String(session.amount_total),
+          currency: session.currency as string,
+          ...(session.customer === null ? {} : { customer: session.customer as string }),
+          ...(data.transfer_group === undefined ? {} : { transfer_group: data.transfer_group }),
+          ...(data.metadata === undefined ? {} : { metadata: data.metadata }),
+          ...(data.description === undefined ? {} : { description: data.description }),
+          ...(data.receipt_email === undefined ? {} : { receipt_email: data.receipt_email }),
+          ...(data.setup_future_usage === undefined
+            ? {}
+            : { setup_future_usage: data.setup_future_usage }),
+        },
+        request,
+      ).id;
+    }
     context.sessions[id] = {
       ...(context.sessions[id] as Stripe.Checkout.Session),
-      payment_intent: intent.id,
+      payment_intent: intentId,
       customer_details: details,
     } as unknown as Stripe.Checkout.Session;
+    const intent = context.confirmPaymentIntent(
+      intentId as string,
+      { payment_method: withDetails.id, return_url: `${context.baseUrl()}/c/pay/${id}/return` },
+      request,
+    );
     if (intent.status === 'requires_action') {
       return { kind: 'redirect', location: intent.next_action?.redirect_to_url?.url as string };
     }
@@ -416,12 +474,31 @@ ${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">← Back<
   }
 }
 
+/**
+ * After the 3D Secure page: the session whose intent this is completes as soon as the intent
+ * succeeded, as Stripe completes it, whether or not the browser comes back to the page.
+ */
+export function completeAuthenticated(context: CheckoutContext, intentId: string): void {
+  const session = Object.values(context.sessions).find(
+    (entry) =>
+      entry.status === 'open' &&
+      (entry.payment_intent === intentId || entry.setup_intent === intentId),
+  );
+  if (session === undefined) return;
+  if (session.mode === 'setup') {
+    if (context.setupIntent(intentId)?.status === 'succeeded') complete(context, session.id, {});
+  } else if (context.paymentIntent(intentId)?.status === 'succeeded') {
+    complete(context, session.id, { payment_status: 'paid' });
+  }
+}
+
 /** Where the 3D Secure page sends the browser back: the session completes if the charge did. */
 export function checkoutReturn(context: CheckoutContext, id: string): PageAnswer {
   const session = context.sessions[id];
   if (!session)
     return { kind: 'html', status: 404, title: 'Not found', body: '<h1>Not found</h1>' };
-  if (session.status !== 'open') return { kind: 'redirect', location: successUrl(session) };
+  if (currentSession(context, id).status === 'expired') return expiredPage();
+  if (session.status === 'complete') return { kind: 'redirect', location: successUrl(session) };
   if (session.mode === 'setup') {
     if (context.setupIntent(session.setup_intent as string)?.status === 'succeeded') {
       return { kind: 'redirect', location: successUrl(complete(context, id, {})) };

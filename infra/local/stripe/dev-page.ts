@@ -32,25 +32,50 @@ export function stripeListing(state: StripeState, deliveries: readonly Delivery[
       metadata: customer.metadata,
     })),
     payments: Object.values(state.paymentIntents)
-      .map((intent) => ({
-        id: intent.id,
-        amount: intent.amount,
-        currency: intent.currency,
-        status: intent.status,
-        customer: typeof intent.customer === 'string' ? intent.customer : null,
-        charge: typeof intent.latest_charge === 'string' ? intent.latest_charge : null,
-        refunded:
-          typeof intent.latest_charge === 'string'
-            ? (state.charges[intent.latest_charge]?.refunded ?? 0)
-            : 0,
-        transfer_group: intent.transfer_group,
-      }))
+      .map((intent) => {
+        const chargeId = typeof intent.latest_charge === 'string' ? intent.latest_charge : null;
+        const charge = chargeId === null ? undefined : state.charges[chargeId];
+        const refunded = charge?.refunded ?? 0;
+        return {
+          id: intent.id,
+          amount: intent.amount,
+          currency: intent.currency,
+          status: intent.status,
+          customer: typeof intent.customer === 'string' ? intent.customer : null,
+          charge: chargeId,
+          receipt_url: charge?.receiptUrl ?? null,
+          /** Refunded so far (minor units), and as a word: `refunded`, `partially refunded`. */
+          refunded,
+          refund_status:
+            refunded === 0
+              ? null
+              : refunded === (charge?.amount ?? 0)
+                ? ('refunded' as const)
+                : ('partially refunded' as const),
+          refunds: Object.values(state.refunds)
+            .filter((refund) => chargeId !== null && refund.charge === chargeId)
+            .map((refund) => ({ id: refund.id, amount: refund.amount, status: refund.status })),
+          error: intent.last_payment_error?.decline_code ?? intent.last_payment_error?.code ?? null,
+          transfer_group: intent.transfer_group,
+        };
+      })
       .reverse(),
     transfers: Object.values(state.transfers)
       .map((transfer) => ({
         id: transfer.id,
         amount: transfer.amount,
         amount_reversed: transfer.amount_reversed,
+        /** `reversed`, `partially reversed`, or null. */
+        reversal_status:
+          transfer.amount_reversed === 0
+            ? null
+            : transfer.reversed
+              ? ('reversed' as const)
+              : ('partially reversed' as const),
+        reversals: transfer.reversals.data.map((reversal) => ({
+          id: reversal.id,
+          amount: reversal.amount,
+        })),
         currency: transfer.currency,
         destination: typeof transfer.destination === 'string' ? transfer.destination : null,
         transfer_group: transfer.transfer_group,
@@ -68,10 +93,17 @@ export function stripeListing(state: StripeState, deliveries: readonly Delivery[
   };
 }
 
-function table(headers: string[], rows: string[][]): string {
+/** A cell: text, or a link. */
+type Cell = string | { href: string; text: string };
+
+function table(headers: string[], rows: Cell[][]): string {
   if (rows.length === 0) return '<p><i>None yet.</i></p>';
+  const cell = (value: Cell) =>
+    typeof value === 'string'
+      ? escapeHtml(value)
+      : `<a href="${escapeHtml(value.href)}">${escapeHtml(value.text)}</a>`;
   return `<table><thead><tr>${headers.map((header) => `<th>${escapeHtml(header)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .map((row) => `<tr>${row.map((value) => `<td>${cell(value)}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
 
@@ -114,25 +146,47 @@ ${table(
 )}
 <h2>Payments</h2>
 ${table(
-  ['payment intent', 'amount', 'status', 'customer', 'refunded', 'transfer group'],
+  [
+    'payment intent',
+    'amount',
+    'status',
+    'refunded',
+    'kept',
+    'customer',
+    'transfer group',
+    'charge',
+  ],
   listing.payments.map((payment) => [
     payment.id,
     displayAmount(payment.amount, payment.currency),
-    payment.status,
+    `${payment.status}${payment.refund_status === null ? '' : ` · ${payment.refund_status}`}${payment.error === null ? '' : ` (last error: ${payment.error})`}`,
+    payment.refunded === 0
+      ? ''
+      : `${displayAmount(payment.refunded, payment.currency)} in ${payment.refunds
+          .map((refund) => `${refund.id} ${displayAmount(refund.amount, payment.currency)}`)
+          .join(', ')}`,
+    payment.status === 'succeeded'
+      ? displayAmount(payment.amount - payment.refunded, payment.currency)
+      : '',
     payment.customer ?? '',
-    payment.refunded === 0 ? '' : displayAmount(payment.refunded, payment.currency),
     payment.transfer_group ?? '',
+    payment.receipt_url === null
+      ? (payment.charge ?? '')
+      : { href: payment.receipt_url, text: `${payment.charge ?? ''} (receipt)` },
   ]),
 )}
 <h2>Transfers</h2>
 ${table(
-  ['transfer', 'amount', 'reversed', 'to', 'transfer group', 'from charge'],
+  ['transfer', 'amount', 'reversed', 'kept by the account', 'to', 'transfer group', 'from charge'],
   listing.transfers.map((transfer) => [
     transfer.id,
     displayAmount(transfer.amount, transfer.currency),
-    transfer.amount_reversed === 0
+    transfer.reversal_status === null
       ? ''
-      : displayAmount(transfer.amount_reversed, transfer.currency),
+      : `${displayAmount(transfer.amount_reversed, transfer.currency)} · ${transfer.reversal_status} in ${transfer.reversals
+          .map((reversal) => `${reversal.id} ${displayAmount(reversal.amount, transfer.currency)}`)
+          .join(', ')}`,
+    displayAmount(transfer.amount - transfer.amount_reversed, transfer.currency),
     transfer.destination ?? '',
     transfer.transfer_group ?? '',
     transfer.source_transaction ?? '',

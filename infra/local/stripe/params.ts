@@ -10,6 +10,12 @@ export class StripeError extends Error {
       code?: string;
       decline_code?: string;
       param?: string;
+      /** Card errors: the failed charge, and the intent and payment method of the attempt. */
+      charge?: string;
+      payment_intent?: unknown;
+      payment_method?: unknown;
+      payment_method_type?: string;
+      doc_url?: string;
     },
   ) {
     super(body.message);
@@ -60,6 +66,15 @@ export function metadata(params: Params): Record<string, string> {
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>).map(([key, entry]) => [key, String(entry)]),
   );
+}
+
+/** The `expand[]` of a request (`expand[0]=latest_charge` or `expand=latest_charge`). */
+export function expansions(params: Params): string[] {
+  const value = params.expand;
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === 'string' && value !== '') return [value];
+  if (typeof value === 'object' && value !== null) return Object.values(value).map(String);
+  return [];
 }
 
 export function list<T>(items: T[], url: string, params: Params): Stripe.ApiList<T> {

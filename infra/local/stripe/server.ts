@@ -33,8 +33,10 @@ import {
 import {
   checkoutPage,
   checkoutReturn,
+  completeAuthenticated,
   createCheckoutSession,
   currentSession,
+  expireDueSessions,
   expireSession,
   type CheckoutContext,
   type PageAnswer,
@@ -42,6 +44,7 @@ import {
 } from './checkout';
 import { emptyMoneyState, moneyRoutes, type MoneyState } from './money';
 import {
+  expansions,
   found,
   invalid,
   list,
@@ -131,6 +134,8 @@ export interface StripeTwinOptions {
   persistFile?: string;
   webhook?: WebhookEndpoint;
   retryDelaysMs?: readonly number[];
+  /** How often open Checkout Sessions past `expires_at` are expired (default 5 s). */
+  expirySweepMs?: number;
   now?: () => Date;
   log?: Log;
   /** Requests the twin does not emulate (default console.error): never silent. */
@@ -176,7 +181,10 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       ...(JSON.parse(readFileSync(options.persistFile, 'utf8')) as StripeState),
     };
   }
+  /** Something changed since the last save (a GET can expire a Checkout Session). */
+  let changed = false;
   const save = () => {
+    changed = false;
     if (options.persistFile === undefined) return;
     mkdirSync(path.dirname(options.persistFile), { recursive: true });
     const temporary = `${options.persistFile}.tmp`;
@@ -204,6 +212,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       now(),
     );
     state.events.push(event);
+    changed = true;
     webhooks.send(event);
   }
 
@@ -572,6 +581,17 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
             'setup_intent_unexpected_state',
           );
         }
+        const session = Object.values(state.checkoutSessions).find(
+          (entry) => entry.setup_intent === setupIntent.id,
+        );
+        if (session !== undefined) {
+          // Stripe: a Checkout Session's SetupIntent is canceled by expiring the session.
+          throw invalid(
+            'intent',
+            `You cannot cancel this SetupIntent because it was created by Checkout Session ${session.id}. Expire the Checkout Session instead.`,
+            'setup_intent_unexpected_state',
+          );
+        }
         const canceled = {
           ...setupIntent,
           status: 'canceled',
@@ -610,6 +630,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     now,
     baseUrl: () => baseUrl,
     paymentMethodFrom,
+    attach: (method, customer, event) => attach(method, customer, { event } as RequestInfo),
     emit: (type, object, request) => emit(type, object, request),
   });
   routes.push(...money.routes);
@@ -645,7 +666,24 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     setupIntent: (id) => state.setupIntents[id],
     createPaymentIntent: (params, event) =>
       call('POST', '/v1/payment_intents', params, event) as Stripe.PaymentIntent,
+    confirmPaymentIntent: (id, params, event) => money.confirmIntent(id, params, event),
     paymentIntent: (id) => state.paymentIntents[id],
+    cancelPaymentIntent: (id, event) => {
+      money.cancelIntent(id, null, event);
+    },
+    cancelSetupIntent: (id, event) => {
+      const setupIntent = state.setupIntents[id];
+      if (!setupIntent || setupIntent.status === 'succeeded' || setupIntent.status === 'canceled')
+        return;
+      const canceled = {
+        ...setupIntent,
+        status: 'canceled',
+        cancellation_reason: null,
+        next_action: null,
+      } as Stripe.SetupIntent;
+      state.setupIntents[id] = canceled;
+      emit('setup_intent.canceled', canceled, event);
+    },
   };
 
   routes.push(
@@ -658,8 +696,30 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     ],
     [
       'GET',
+      /^\/v1\/checkout\/sessions$/,
+      ({ params }) => {
+        expireDueSessions(checkout);
+        const intent = str(params, 'payment_intent');
+        const customer = str(params, 'customer');
+        const status = str(params, 'status');
+        const sessions = Object.values(state.checkoutSessions)
+          .filter(
+            (session) =>
+              (intent === undefined || session.payment_intent === intent) &&
+              (customer === undefined || session.customer === customer) &&
+              (status === undefined || session.status === status),
+          )
+          .reverse()
+          .map((session) => presentSession(session, params, 'data.'));
+        return { body: list(sessions, '/v1/checkout/sessions', params) };
+      },
+    ],
+    [
+      'GET',
       /^\/v1\/checkout\/sessions\/(cs_test_\w+)$/,
-      (_request, [, id]) => ({ body: currentSession(checkout, id as string) }),
+      ({ params }, [, id]) => ({
+        body: presentSession(currentSession(checkout, id as string), params),
+      }),
     ],
     [
       'POST',
@@ -667,6 +727,25 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       ({ event }, [, id]) => ({ body: expireSession(checkout, id as string, event) }),
     ],
   );
+
+  /** A session as answered: `payment_intent` and `setup_intent` expanded when asked. */
+  function presentSession(
+    session: Stripe.Checkout.Session,
+    params: Params,
+    prefix = '',
+  ): Stripe.Checkout.Session {
+    const expand = expansions(params);
+    let presented = session;
+    if (expand.includes(`${prefix}payment_intent`) && typeof session.payment_intent === 'string') {
+      const intent = state.paymentIntents[session.payment_intent];
+      if (intent) presented = { ...presented, payment_intent: intent };
+    }
+    if (expand.includes(`${prefix}setup_intent`) && typeof session.setup_intent === 'string') {
+      const setupIntent = state.setupIntents[session.setup_intent];
+      if (setupIntent) presented = { ...presented, setup_intent: setupIntent };
+    }
+    return presented;
+  }
 
   async function checkoutRoute(req: IncomingMessage, res: ServerResponse, url: URL) {
     const [, id, tail] = url.pathname.match(/^\/c\/pay\/(cs_test_\w+)(\/return)?$/) ?? [];
@@ -763,12 +842,17 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     const approved = str(form, 'choice') === 'complete';
     if (setupIntent) authenticateSetup(id, approved);
     else money.authenticate(id, approved);
+    completeAuthenticated(checkout, id);
     save();
     if (returnUrl) {
-      redirect(
-        res,
-        `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}${setupIntent ? 'setup_intent' : 'payment_intent'}=${id}`,
-      );
+      // As Stripe: the intent, its client secret, and how the redirect ended.
+      const kind = setupIntent ? 'setup_intent' : 'payment_intent';
+      const query = new URLSearchParams({
+        [kind]: id,
+        [`${kind}_client_secret`]: intent.client_secret ?? '',
+        redirect_status: approved ? 'succeeded' : 'failed',
+      });
+      redirect(res, `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}${query.toString()}`);
       return;
     }
     html(
@@ -776,6 +860,29 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       200,
       'Authentication',
       `<h1>Authentication ${approved ? 'completed' : 'failed'}</h1><p>You can close this window.</p>`,
+    );
+  }
+
+  /** A charge's receipt (its `receipt_url`): what was paid, when, with which card, refunds. */
+  function receiptPage(res: ServerResponse, id: string) {
+    const charge = money.charge(id);
+    if (charge === undefined || charge.status !== 'succeeded') {
+      html(res, 404, 'Receipt not found', '<h1>Receipt not found</h1>');
+      return;
+    }
+    const card = charge.payment_method_details?.card;
+    const brand = card?.brand ?? 'card';
+    const refunded =
+      charge.amount_refunded === 0
+        ? ''
+        : `<dt>Refunded</dt><dd>${escapeHtml(displayAmount(charge.amount_refunded, charge.currency))}${charge.refunded ? ' (fully refunded)' : ''}</dd>`;
+    html(
+      res,
+      200,
+      'Receipt (Stripe twin)',
+      `<h1>Receipt</h1>
+<p class="note">Local Stripe twin: the receipt of a test payment.</p>
+<div class="card"><dl><dt>Amount paid</dt><dd><b>${escapeHtml(displayAmount(charge.amount, charge.currency))}</b></dd><dt>Currency</dt><dd>${escapeHtml(charge.currency.toUpperCase())}</dd><dt>Date paid</dt><dd>${escapeHtml(new Date(charge.created * 1000).toISOString().slice(0, 10))}</dd><dt>Payment method</dt><dd>${escapeHtml(`${brand.charAt(0).toUpperCase()}${brand.slice(1)} – ${card?.last4 ?? '????'}`)}</dd>${refunded}<dt>Charge</dt><dd>${escapeHtml(charge.id)}</dd>${charge.description ? `<dt>Description</dt><dd>${escapeHtml(charge.description)}</dd>` : ''}</dl></div>`,
     );
   }
 
@@ -827,6 +934,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         },
       } as unknown as Stripe.SetupIntent;
       state.setupIntents[id] = waiting;
+      emit('setup_intent.requires_action', waiting, request.event);
       return { body: waiting };
     }
     if (setupIntent.customer !== null) attach(method, setupIntent.customer as string, request);
@@ -1000,7 +1108,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     if (method === 'POST' && idempotencyKey !== undefined && status < 500) {
       state.idempotency[idempotencyKey] = { fingerprint, status, body: text, at: now_ };
     }
-    if (method !== 'GET') save();
+    if (method !== 'GET' || changed) save();
     res.writeHead(status, {
       'content-type': 'application/json',
       'request-id': requestId,
@@ -1142,6 +1250,8 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         return onboardingPage(req, res, onboarding[1] as string, onboarding[2] as string);
       if (/^\/c\/pay\/cs_test_\w+(\/return)?$/.test(url.pathname))
         return checkoutRoute(req, res, url);
+      const receipt = url.pathname.match(/^\/receipts\/(ch_\w+)$/);
+      if (receipt) return receiptPage(res, receipt[1] as string);
       const authentication = url.pathname.match(/^\/authenticate\/((?:seti|pi)_\w+)$/);
       if (authentication) return authenticationPage(req, res, authentication[1] as string);
       if (url.pathname.startsWith('/dev/webhooks/')) return webhookControl(req, res, url);
@@ -1176,6 +1286,12 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
 
   const port = await listen(server, options.port ?? 0);
   baseUrl = `http://127.0.0.1:${port}`;
+  // Open Checkout Sessions expire on their own at `expires_at` (`checkout.session.expired`), read or not.
+  const sweep = setInterval(() => {
+    expireDueSessions(checkout);
+    if (changed) save();
+  }, options.expirySweepMs ?? 5_000);
+  sweep.unref();
   log(`[stripe] twin on ${baseUrl}`);
   return {
     url: baseUrl,
@@ -1189,6 +1305,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     releaseWebhooks: (release, match) => webhooks.release(release, match),
     webhooksSettled: () => webhooks.settled(),
     stop: async () => {
+      clearInterval(sweep);
       webhooks.stop();
       await closeServer(server);
     },

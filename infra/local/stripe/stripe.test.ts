@@ -5,6 +5,7 @@ import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXPRESS_COUNTRIES } from '../../../shared/onboarding';
 import { closeServer, listen, readBody, REPO_ROOT } from '../support';
+import { renderStripePage, stripeListing } from './dev-page';
 import { startStripeTwin, type StripeTwin } from './server';
 
 /*
@@ -362,7 +363,7 @@ describe('charges, refunds, transfers and balances', () => {
     );
     expect(back.status).toBe(303);
     expect(back.headers.get('location')).toBe(
-      `http://app.example/stripe/payment/success?payment_intent=${approved.id}`,
+      `http://app.example/stripe/payment/success?payment_intent=${approved.id}&payment_intent_client_secret=${approved.client_secret}&redirect_status=succeeded`,
     );
     expect((await stripe.paymentIntents.retrieve(approved.id)).status).toBe('succeeded');
 
@@ -550,6 +551,661 @@ describe('Checkout sessions and their hosted page', () => {
   });
 });
 
+/** The events of `type` about object `id` (newest first). */
+async function eventsAbout(type: string, id: string): Promise<Stripe.Event[]> {
+  const events = await stripe.events.list({ type, limit: 100 });
+  return events.data.filter((event) => (event.data.object as { id?: string }).id === id);
+}
+
+/** A card error's answer, as the SDK hands it over. */
+async function cardError(run: () => Promise<unknown>): Promise<Stripe.errors.StripeCardError> {
+  const error = await run().then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+  return error as Stripe.errors.StripeCardError;
+}
+
+const inOneHour = () => Math.floor(Date.now() / 1000) + 3600;
+
+describe('charges and refunds of an order payment', () => {
+  it('shows the charge of a PaymentIntent in Stripe’s shape, with a receipt page', async () => {
+    const { customer, card } = await savedCard('pm_card_visa');
+    const intent = await stripe.paymentIntents.create(
+      {
+        amount: 3000,
+        currency: 'eur',
+        customer,
+        payment_method: card,
+        off_session: true,
+        confirm: true,
+        transfer_group: 'order_c1',
+        metadata: { order_id: 'c1', kind: 'full' },
+      },
+      { idempotencyKey: `charge-c1-${Date.now()}` },
+    );
+    expect(intent.latest_charge).toMatch(/^ch_/);
+    const charge = await stripe.charges.retrieve(intent.latest_charge as string);
+    expect(charge).toMatchObject({
+      id: intent.latest_charge,
+      object: 'charge',
+      amount: 3000,
+      amount_captured: 3000,
+      amount_refunded: 0,
+      refunded: false,
+      captured: true,
+      currency: 'eur',
+      customer,
+      payment_intent: intent.id,
+      payment_method: card,
+      paid: true,
+      status: 'succeeded',
+      transfer_group: 'order_c1',
+      metadata: { order_id: 'c1', kind: 'full' },
+      receipt_url: `${twin.url}/receipts/${intent.latest_charge as string}`,
+      payment_method_details: { type: 'card', card: { brand: 'visa', last4: '4242' } },
+      outcome: { type: 'authorized', network_status: 'approved_by_network' },
+    });
+    expect(charge.balance_transaction).toMatch(/^txn_/);
+    expect(charge.created).toBeGreaterThan(1_600_000_000);
+    expect(charge.billing_details).toHaveProperty('email');
+    // Since API version 2022-11-15 Stripe includes `refunds` only when it is expanded.
+    expect(charge).not.toHaveProperty('refunds');
+
+    const receipt = await fetch(charge.receipt_url as string);
+    expect(receipt.status).toBe(200);
+    expect(receipt.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const text = await receipt.text();
+    expect(text).toContain('30.00 EUR');
+    expect(text).toContain('Visa – 4242');
+    expect(text).toContain(new Date(charge.created * 1000).toISOString().slice(0, 10));
+    expect((await fetch(`${twin.url}/receipts/ch_nothere`)).status).toBe(404);
+
+    const listed = await stripe.charges.list({ payment_intent: intent.id });
+    expect(listed.data.map((entry) => entry.id)).toEqual([charge.id]);
+    const expanded = await stripe.paymentIntents.retrieve(intent.id, {
+      expand: ['latest_charge'],
+    });
+    expect((expanded.latest_charge as Stripe.Charge).receipt_url).toBe(charge.receipt_url);
+    expect(
+      (await stripe.paymentIntents.retrieve(intent.id)).latest_charge,
+      'ids unless expanded',
+    ).toBe(charge.id);
+  });
+
+  it('emits refund.created and charge.refunded for each refund; the charge shows them', async () => {
+    const { customer, card } = await savedCard('pm_card_visa');
+    const intent = await stripe.paymentIntents.create({
+      amount: 3000,
+      currency: 'eur',
+      customer,
+      payment_method: card,
+      off_session: true,
+      confirm: true,
+      transfer_group: 'order_r1',
+    });
+    const chargeId = intent.latest_charge as string;
+    const key = `refund-r1-${Date.now()}`;
+    const partial = await stripe.refunds.create(
+      { payment_intent: intent.id, amount: 1000, metadata: { order_id: 'r1' } },
+      { idempotencyKey: key },
+    );
+    expect(partial).toMatchObject({
+      amount: 1000,
+      charge: chargeId,
+      payment_intent: intent.id,
+      status: 'succeeded',
+      metadata: { order_id: 'r1' },
+    });
+    // The same key replays the refund: nothing is refunded twice.
+    const replayed = await stripe.refunds.create(
+      { payment_intent: intent.id, amount: 1000, metadata: { order_id: 'r1' } },
+      { idempotencyKey: key },
+    );
+    expect(replayed.id).toBe(partial.id);
+    expect((await stripe.charges.retrieve(chargeId)).amount_refunded).toBe(1000);
+
+    const [created] = await eventsAbout('refund.created', partial.id);
+    expect((created?.data.object as Stripe.Refund).amount).toBe(1000);
+    const [firstRefunded] = await eventsAbout('charge.refunded', chargeId);
+    expect(firstRefunded?.data.object).toMatchObject({
+      object: 'charge',
+      id: chargeId,
+      amount_refunded: 1000,
+      refunded: false,
+      payment_intent: intent.id,
+    });
+
+    const rest = await stripe.refunds.create({ charge: chargeId });
+    expect(rest).toMatchObject({ amount: 2000, payment_intent: intent.id });
+    const refundedEvents = await eventsAbout('charge.refunded', chargeId);
+    expect(refundedEvents).toHaveLength(2);
+    expect(refundedEvents[0]?.data.object).toMatchObject({
+      amount_refunded: 3000,
+      refunded: true,
+    });
+
+    const charge = await stripe.charges.retrieve(chargeId, { expand: ['refunds'] });
+    expect(charge).toMatchObject({ amount_refunded: 3000, refunded: true, status: 'succeeded' });
+    expect(charge.refunds?.data.map((refund) => [refund.id, refund.amount])).toEqual([
+      [rest.id, 2000],
+      [partial.id, 1000],
+    ]);
+    expect((await stripe.refunds.list({ payment_intent: intent.id })).data).toHaveLength(2);
+    expect(await (await fetch(charge.receipt_url as string)).text()).toContain(
+      '30.00 EUR (fully refunded)',
+    );
+    await expect(stripe.refunds.create({ charge: chargeId })).rejects.toMatchObject({
+      code: 'charge_already_refunded',
+      statusCode: 400,
+    });
+  });
+});
+
+describe('charging a saved card', () => {
+  it('declines 0341 off session as a card error carrying the failed intent and charge', async () => {
+    const later = await savedCard('pm_card_chargeCustomerFail');
+    const key = `declined-${Date.now()}`;
+    const create = () =>
+      stripe.paymentIntents.create(
+        {
+          amount: 1200,
+          currency: 'eur',
+          customer: later.customer,
+          payment_method: later.card,
+          off_session: true,
+          confirm: true,
+          transfer_group: 'order_d1',
+          metadata: { order_id: 'd1' },
+        },
+        { idempotencyKey: key },
+      );
+    const error = await cardError(create);
+    expect(error).toMatchObject({
+      statusCode: 402,
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+    });
+    const failed = error.payment_intent as Stripe.PaymentIntent;
+    expect(failed).toMatchObject({
+      status: 'requires_payment_method',
+      transfer_group: 'order_d1',
+      metadata: { order_id: 'd1' },
+      last_payment_error: { code: 'card_declined', decline_code: 'generic_decline' },
+    });
+    expect(error.charge).toBe(failed.latest_charge);
+    // The same key replays the decline: no second attempt.
+    const again = await cardError(create);
+    expect((again.payment_intent as Stripe.PaymentIntent).id).toBe(failed.id);
+
+    const charge = await stripe.charges.retrieve(failed.latest_charge as string);
+    expect(charge).toMatchObject({
+      status: 'failed',
+      paid: false,
+      amount_captured: 0,
+      failure_code: 'card_declined',
+      outcome: { type: 'issuer_declined', reason: 'generic_decline' },
+      receipt_url: null,
+    });
+    expect(await eventsAbout('payment_intent.payment_failed', failed.id)).toHaveLength(1);
+    expect(await eventsAbout('charge.failed', charge.id)).toHaveLength(1);
+    await expect(stripe.refunds.create({ payment_intent: failed.id })).rejects.toMatchObject({
+      code: 'charge_not_refundable',
+    });
+  });
+
+  it('asks for authentication off session for a 3155 card saved without a SetupIntent', async () => {
+    const customer = await stripe.customers.create({});
+    const attached = await stripe.paymentMethods.attach('pm_card_authenticationRequired', {
+      customer: customer.id,
+    });
+    const error = await cardError(() =>
+      stripe.paymentIntents.create({
+        amount: 800,
+        currency: 'eur',
+        customer: customer.id,
+        payment_method: attached.id,
+        off_session: true,
+        confirm: true,
+      }),
+    );
+    expect(error).toMatchObject({
+      code: 'authentication_required',
+      decline_code: 'authentication_required',
+      statusCode: 402,
+    });
+    const failed = error.payment_intent as Stripe.PaymentIntent;
+    expect(failed.status).toBe('requires_payment_method');
+    expect(await eventsAbout('payment_intent.payment_failed', failed.id)).toHaveLength(1);
+  });
+
+  it('sends a saved 3155 card on session to the 3D Secure page and back to return_url', async () => {
+    const strong = await savedCard('pm_card_authenticationRequired');
+    const intent = await stripe.paymentIntents.create({
+      amount: 1800,
+      currency: 'eur',
+      customer: strong.customer,
+      payment_method: strong.card,
+      confirm: true,
+      return_url: 'http://app.example/orders/o9/pay',
+      transfer_group: 'order_o9',
+    });
+    expect(intent.status).toBe('requires_action');
+    expect(intent.next_action?.type).toBe('redirect_to_url');
+    const url = intent.next_action?.redirect_to_url?.url as string;
+    expect(url).toBe(`${twin.url}/authenticate/${intent.id}`);
+    expect(await eventsAbout('payment_intent.succeeded', intent.id)).toEqual([]);
+
+    const back = await authenticate(url, 'complete');
+    const location = new URL(back.headers.get('location') as string);
+    expect(`${location.origin}${location.pathname}`).toBe('http://app.example/orders/o9/pay');
+    expect(location.searchParams.get('payment_intent')).toBe(intent.id);
+    expect(location.searchParams.get('payment_intent_client_secret')).toBe(intent.client_secret);
+    expect(location.searchParams.get('redirect_status')).toBe('succeeded');
+    const paid = await stripe.paymentIntents.retrieve(intent.id);
+    expect(paid).toMatchObject({ status: 'succeeded', next_action: null });
+    expect(await eventsAbout('payment_intent.succeeded', intent.id)).toHaveLength(1);
+    const charge = await stripe.charges.retrieve(paid.latest_charge as string);
+    expect(charge.payment_method_details?.card?.three_d_secure).toMatchObject({
+      result: 'authenticated',
+    });
+  });
+});
+
+describe('Checkout in payment mode for an order', () => {
+  it('pays with the session’s payment_intent_data, saves the card off session, and emits both events', async () => {
+    const customer = await stripe.customers.create({ email: 'order@example.com' });
+    const expiresAt = inOneHour();
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        customer: customer.id,
+        line_items: [
+          {
+            price_data: {
+              currency: 'eur',
+              unit_amount: 1250,
+              product_data: { name: 'Numbered print' },
+            },
+            quantity: 2,
+          },
+        ],
+        payment_intent_data: {
+          transfer_group: 'order_77',
+          metadata: { order_id: '77', kind: 'deposit' },
+          setup_future_usage: 'off_session',
+        },
+        metadata: { order_id: '77', purpose: 'order' },
+        success_url: 'http://app.example/orders/77?session_id={CHECKOUT_SESSION_ID}',
+        cancel_url: 'http://app.example/orders/77',
+        expires_at: expiresAt,
+      },
+      { idempotencyKey: `checkout-77-${Date.now()}` },
+    );
+    expect(session).toMatchObject({
+      status: 'open',
+      payment_status: 'unpaid',
+      payment_intent: null,
+      amount_total: 2500,
+      expires_at: expiresAt,
+      metadata: { order_id: '77', purpose: 'order' },
+    });
+
+    // A declined card leaves the session open with its PaymentIntent, which only expiring the
+    // session cancels.
+    expect((await payOnPage(session.url as string, '4000000000000002')).status).toBe(402);
+    const attempted = await stripe.checkout.sessions.retrieve(session.id);
+    expect(attempted.status).toBe('open');
+    const intentId = attempted.payment_intent as string;
+    expect(intentId).toMatch(/^pi_/);
+    expect((await stripe.paymentIntents.retrieve(intentId)).status).toBe('requires_payment_method');
+    await expect(stripe.paymentIntents.cancel(intentId)).rejects.toMatchObject({
+      code: 'payment_intent_unexpected_state',
+    });
+
+    const paid = await payOnPage(session.url as string, '4242424242424242');
+    expect(paid.headers.get('location')).toBe(
+      `http://app.example/orders/77?session_id=${session.id}`,
+    );
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    expect(done).toMatchObject({
+      status: 'complete',
+      payment_status: 'paid',
+      amount_total: 2500,
+      payment_intent: intentId,
+      url: null,
+    });
+    const intent = await stripe.paymentIntents.retrieve(intentId);
+    expect(intent).toMatchObject({
+      status: 'succeeded',
+      amount: 2500,
+      currency: 'eur',
+      customer: customer.id,
+      transfer_group: 'order_77',
+      metadata: { order_id: '77', kind: 'deposit' },
+      setup_future_usage: 'off_session',
+    });
+    expect(intent.latest_charge).toMatch(/^ch_/);
+    expect((await stripe.charges.retrieve(intent.latest_charge as string)).transfer_group).toBe(
+      'order_77',
+    );
+
+    const [completed] = await eventsAbout('checkout.session.completed', session.id);
+    expect(completed?.data.object).toMatchObject({
+      payment_intent: intentId,
+      payment_status: 'paid',
+      status: 'complete',
+    });
+    expect(await eventsAbout('payment_intent.succeeded', intentId)).toHaveLength(1);
+    expect(await eventsAbout('payment_intent.payment_failed', intentId)).toHaveLength(1);
+
+    // setup_future_usage: the card is the customer's now, and charges off session later.
+    const cards = await stripe.customers.listPaymentMethods(customer.id);
+    expect(cards.data.map((card) => card.id)).toEqual([intent.payment_method]);
+    expect(
+      await eventsAbout('payment_method.attached', intent.payment_method as string),
+    ).toHaveLength(1);
+    const balance = await stripe.paymentIntents.create({
+      amount: 7500,
+      currency: 'eur',
+      customer: customer.id,
+      payment_method: intent.payment_method as string,
+      off_session: true,
+      confirm: true,
+      transfer_group: 'order_77',
+      metadata: { order_id: '77', kind: 'balance' },
+    });
+    expect(balance.status).toBe('succeeded');
+
+    const withIntent = await stripe.checkout.sessions.retrieve(session.id, {
+      expand: ['payment_intent'],
+    });
+    expect((withIntent.payment_intent as Stripe.PaymentIntent).status).toBe('succeeded');
+    const found = await stripe.checkout.sessions.list({ payment_intent: intentId });
+    expect(found.data.map((entry) => entry.id)).toEqual([session.id]);
+    const expire = await stripe.checkout.sessions
+      .expire(session.id)
+      .catch((error: unknown) => error);
+    expect(expire).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(expire).toMatchObject({ statusCode: 400 });
+    expect((expire as Error).message).toBe(
+      'Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of `complete`.',
+    );
+  });
+
+  it('saves a 3155 card paid through 3D Secure, which then charges off session', async () => {
+    const customer = await stripe.customers.create({});
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      customer: customer.id,
+      line_items: [
+        {
+          price_data: { currency: 'eur', unit_amount: 500, product_data: { name: 'Deposit' } },
+          quantity: 1,
+        },
+      ],
+      payment_intent_data: { setup_future_usage: 'off_session', transfer_group: 'order_3d' },
+      success_url: 'http://app.example/ok',
+      expires_at: inOneHour(),
+    });
+    const challenge = await payOnPage(session.url as string, '4000002500003155');
+    const approved = await authenticate(challenge.headers.get('location') as string, 'complete');
+    // Paid, the session completes at once, whether the browser comes back or not.
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    expect(done).toMatchObject({ status: 'complete', payment_status: 'paid' });
+    expect(await eventsAbout('checkout.session.completed', session.id)).toHaveLength(1);
+    const back = await fetch(approved.headers.get('location') as string, { redirect: 'manual' });
+    expect(back.headers.get('location')).toBe('http://app.example/ok');
+    expect(await eventsAbout('checkout.session.completed', session.id)).toHaveLength(1);
+    const intent = await stripe.paymentIntents.retrieve(done.payment_intent as string);
+    const later = await stripe.paymentIntents.create({
+      amount: 1500,
+      currency: 'eur',
+      customer: customer.id,
+      payment_method: intent.payment_method as string,
+      off_session: true,
+      confirm: true,
+    });
+    expect(later.status).toBe('succeeded');
+  });
+
+  it('drops an attempt left at the 3D Secure page when the buyer pays again on the form', async () => {
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [
+        {
+          price_data: { currency: 'eur', unit_amount: 700, product_data: { name: 'Print' } },
+          quantity: 1,
+        },
+      ],
+      success_url: 'http://app.example/ok',
+    });
+    const challenge = await payOnPage(session.url as string, '4000002500003155');
+    const intentId = (await stripe.checkout.sessions.retrieve(session.id)).payment_intent;
+    expect((await stripe.paymentIntents.retrieve(intentId as string)).status).toBe(
+      'requires_action',
+    );
+    const paid = await payOnPage(session.url as string, '4242424242424242');
+    expect(paid.headers.get('location')).toBe('http://app.example/ok');
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    expect(done).toMatchObject({ status: 'complete', payment_intent: intentId });
+    expect(await (await fetch(challenge.headers.get('location') as string)).text()).toContain(
+      'Nothing to authenticate',
+    );
+  });
+
+  it('refuses an expiry outside 30 minutes to 24 hours, and expires an open session on request', async () => {
+    const base = {
+      mode: 'payment' as const,
+      line_items: [
+        {
+          price_data: { currency: 'eur', unit_amount: 500, product_data: { name: 'x' } },
+          quantity: 1,
+        },
+      ],
+      success_url: 'http://app.example/ok',
+    };
+    const now = Math.floor(Date.now() / 1000);
+    for (const expiresAt of [now + 29 * 60, now + 25 * 3600]) {
+      await expect(
+        stripe.checkout.sessions.create({ ...base, expires_at: expiresAt }),
+      ).rejects.toMatchObject({ param: 'expires_at', statusCode: 400 });
+    }
+    const session = await stripe.checkout.sessions.create({ ...base, expires_at: now + 31 * 60 });
+    const expired = await stripe.checkout.sessions.expire(session.id);
+    expect(expired).toMatchObject({ status: 'expired', payment_status: 'unpaid', url: null });
+    expect(await eventsAbout('checkout.session.expired', session.id)).toHaveLength(1);
+  });
+
+  it('expires a session on its own once expires_at passes, canceling its PaymentIntent', async () => {
+    let clock = Date.now();
+    const clocked = await startStripeTwin({
+      now: () => new Date(clock),
+      expirySweepMs: 10,
+      errorLog: (line) => notEmulated.push(line),
+    });
+    try {
+      const sdk = new Stripe(clocked.secretKey, { ...clocked.sdkConfig, maxNetworkRetries: 0 });
+      const session = await sdk.checkout.sessions.create({
+        mode: 'payment',
+        line_items: [
+          {
+            price_data: { currency: 'eur', unit_amount: 900, product_data: { name: 'x' } },
+            quantity: 1,
+          },
+        ],
+        success_url: 'http://app.example/ok',
+        expires_at: Math.floor(clock / 1000) + 30 * 60,
+      });
+      const untouched = await sdk.checkout.sessions.create({
+        mode: 'payment',
+        line_items: [
+          {
+            price_data: { currency: 'eur', unit_amount: 900, product_data: { name: 'y' } },
+            quantity: 1,
+          },
+        ],
+        success_url: 'http://app.example/ok',
+        expires_at: Math.floor(clock / 1000) + 2 * 3600,
+      });
+      await payOnPage(session.url as string, '4000000000000002');
+      const intentId = (await sdk.checkout.sessions.retrieve(session.id)).payment_intent as string;
+
+      clock += 31 * 60 * 1000;
+      // Nobody reads the session: the twin's timer expires it and says so.
+      await expect
+        .poll(
+          async () =>
+            (await sdk.events.list({ type: 'checkout.session.expired' })).data.map(
+              (event) => (event.data.object as Stripe.Checkout.Session).id,
+            ),
+          { timeout: 2_000 },
+        )
+        .toEqual([session.id]);
+      expect(await sdk.checkout.sessions.retrieve(session.id)).toMatchObject({
+        status: 'expired',
+        url: null,
+      });
+      expect((await sdk.checkout.sessions.retrieve(untouched.id)).status).toBe('open');
+      expect((await sdk.paymentIntents.retrieve(intentId)).status).toBe('canceled');
+      const canceled = await sdk.events.list({ type: 'payment_intent.canceled' });
+      expect(canceled.data.map((event) => (event.data.object as { id: string }).id)).toEqual([
+        intentId,
+      ]);
+      expect(await (await fetch(session.url as string)).text()).toContain('has expired');
+    } finally {
+      await clocked.stop();
+    }
+  });
+});
+
+describe('transfers to a connected account and its balance', () => {
+  it('lands transfers in the account’s available balance, less reversals; the platform’s goes down', async () => {
+    const { customer, card } = await savedCard('pm_card_visa');
+    const seller = await onboardedAccount();
+    const platformBefore = available(await stripe.balance.retrieve(), 'dkk');
+    const intent = await stripe.paymentIntents.create({
+      amount: 10_000,
+      currency: 'dkk',
+      customer,
+      payment_method: card,
+      off_session: true,
+      confirm: true,
+      transfer_group: 'order_t1',
+    });
+    const chargeId = intent.latest_charge as string;
+    expect(available(await stripe.balance.retrieve(), 'dkk')).toBe(platformBefore + 10_000);
+
+    const first = await stripe.transfers.create(
+      {
+        amount: 6000,
+        currency: 'dkk',
+        destination: seller,
+        transfer_group: 'order_t1',
+        source_transaction: chargeId,
+        metadata: { order_id: 't1', party: 'seller' },
+      },
+      { idempotencyKey: `transfer-t1-${Date.now()}` },
+    );
+    const second = await stripe.transfers.create({
+      amount: 1500,
+      currency: 'dkk',
+      destination: seller,
+      transfer_group: 'order_t1',
+      source_transaction: chargeId,
+    });
+    const sellerBalance = async () => stripe.balance.retrieve({}, { stripeAccount: seller });
+    expect(available(await sellerBalance(), 'dkk')).toBe(7500);
+    expect(available(await stripe.balance.retrieve(), 'dkk')).toBe(platformBefore + 2500);
+
+    const partial = await stripe.transfers.createReversal(first.id, {
+      amount: 2500,
+      metadata: { order_id: 't1' },
+    });
+    expect(partial).toMatchObject({
+      object: 'transfer_reversal',
+      amount: 2500,
+      transfer: first.id,
+    });
+    const full = await stripe.transfers.createReversal(second.id);
+    expect(full.amount).toBe(1500);
+    expect(await stripe.transfers.retrieve(second.id)).toMatchObject({
+      amount_reversed: 1500,
+      reversed: true,
+    });
+    expect(await stripe.transfers.retrieve(first.id)).toMatchObject({
+      amount_reversed: 2500,
+      reversed: false,
+    });
+    expect(available(await sellerBalance(), 'dkk')).toBe(3500);
+    expect(available(await stripe.balance.retrieve(), 'dkk')).toBe(platformBefore + 6500);
+    await expect(stripe.transfers.createReversal(second.id, { amount: 1 })).rejects.toMatchObject({
+      code: 'amount_too_large',
+    });
+
+    const grouped = await stripe.transfers.list({ transfer_group: 'order_t1' });
+    expect(grouped.data.map((transfer) => transfer.id)).toEqual([second.id, first.id]);
+    expect(
+      (await stripe.transfers.listReversals(first.id)).data.map((reversal) => reversal.id),
+    ).toEqual([partial.id]);
+    const [reversed] = await eventsAbout('transfer.reversed', second.id);
+    expect((reversed?.data.object as Stripe.Transfer).reversed).toBe(true);
+  });
+});
+
+describe('/dev/stripe', () => {
+  it('shows a refunded payment and a reversed transfer with their amounts', async () => {
+    const { customer, card } = await savedCard('pm_card_visa');
+    const seller = await onboardedAccount();
+    const intent = await stripe.paymentIntents.create({
+      amount: 4000,
+      currency: 'eur',
+      customer,
+      payment_method: card,
+      off_session: true,
+      confirm: true,
+      transfer_group: 'order_dev',
+    });
+    const chargeId = intent.latest_charge as string;
+    const transfer = await stripe.transfers.create({
+      amount: 3000,
+      currency: 'eur',
+      destination: seller,
+      transfer_group: 'order_dev',
+      source_transaction: chargeId,
+    });
+    const reversal = await stripe.transfers.createReversal(transfer.id, { amount: 1000 });
+    const refund = await stripe.refunds.create({ payment_intent: intent.id, amount: 1500 });
+
+    const listing = stripeListing(twin.state(), twin.deliveries());
+    expect(listing.payments.find((payment) => payment.id === intent.id)).toMatchObject({
+      charge: chargeId,
+      refunded: 1500,
+      refund_status: 'partially refunded',
+      refunds: [{ id: refund.id, amount: 1500 }],
+      receipt_url: `${twin.url}/receipts/${chargeId}`,
+    });
+    expect(listing.transfers.find((entry) => entry.id === transfer.id)).toMatchObject({
+      amount_reversed: 1000,
+      reversal_status: 'partially reversed',
+      reversals: [{ id: reversal.id, amount: 1000 }],
+    });
+    const page = renderStripePage(listing);
+    expect(page).toContain(`15.00 EUR in ${refund.id} 15.00 EUR`);
+    expect(page).toContain('succeeded · partially refunded');
+    expect(page).toContain('25.00 EUR');
+    expect(page).toContain(`10.00 EUR · partially reversed in ${reversal.id} 10.00 EUR`);
+    expect(page).toContain(`href="${twin.url}/receipts/${chargeId}"`);
+
+    await stripe.refunds.create({ payment_intent: intent.id });
+    await stripe.transfers.createReversal(transfer.id);
+    const after = renderStripePage(stripeListing(twin.state(), twin.deliveries()));
+    expect(after).toContain('succeeded · refunded');
+    expect(after).toContain('30.00 EUR · reversed in');
+  });
+});
+
 describe("Stripe's request semantics", () => {
   it('answers an unknown object 404 resource_missing with a request id', async () => {
     const error = await stripe.customers.retrieve('cus_nothere').catch((caught: unknown) => caught);
@@ -730,7 +1386,7 @@ describe("the twin's objects against Stripe's fixtures", () => {
     return found;
   }
 
-  it('accounts, links, customers, payment methods, setup intents and events have Stripe’s shapes', async () => {
+  it('accounts, links, customers, payment methods, setup intents, charges and events have Stripe’s shapes', async () => {
     const account = await stripe.accounts.create({ type: 'express', country: 'US' });
     const link = await stripe.accountLinks.create({
       account: account.id,
@@ -763,6 +1419,9 @@ describe("the twin's objects against Stripe's fixtures", () => {
     });
     const reversal = await stripe.transfers.createReversal(transfer.id, { amount: 100 });
     const refund = await stripe.refunds.create({ payment_intent: intent.id, amount: 100 });
+    const charge = await stripe.charges.retrieve(intent.latest_charge as string, {
+      expand: ['refunds'],
+    });
     const balance = await stripe.balance.retrieve();
     const checkoutSession = await stripe.checkout.sessions.create({
       mode: 'payment',
@@ -790,6 +1449,7 @@ describe("the twin's objects against Stripe's fixtures", () => {
       transfer: await stripe.transfers.retrieve(transfer.id),
       transfer_reversal: reversal,
       refund,
+      charge,
       balance,
       'checkout.session': checkoutSession,
     };

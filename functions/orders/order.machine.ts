@@ -1,0 +1,309 @@
+import type { DeliveryMode, FulfilmentState, OrderStatus } from '../../shared/schemas/orders';
+
+/**
+ * An order's state machine (spec 000 §4 order status; issue 12 §2), pure: `transition(state,
+ * event, now)` answers the next state and the effects to perform once that state is written
+ * (conditioned on the order's version). Every call, webhook and workflow task that moves an order
+ * goes through it, so a redelivered webhook or a replayed task finds its event `stale` and does
+ * nothing twice.
+ *
+ *   accepted ─checkout_started─► payment_intent_created ─┐
+ *      │                                                 ├─payment_succeeded─► payment_intent_success
+ *      └──────────────────────────────────────────────────┘          │ (honour: the copies change owner)
+ *   accepted / payment_intent_created ─booking_expired─► order_expired │
+ *   order_expired ─payment_succeeded (a late payment)─► payment_intent_success
+ *   payment_intent_success ─honoured─► paid (full price) │ checkout_complete (deposit paid)
+ *                          └not_honourable─► payment_expired (refunded at once)
+ *   checkout_complete ─ready─► (balance charged) ─balance_paid─► paid
+ *   paid ─ship─► paid (shipped) ─confirm_receipt / release_due─► fulfilled (payouts)
+ *   paid (digital, nothing to send) ─ at honour ─► fulfilled
+ *   paid / checkout_complete (not shipped) ─cancel─► cancelled (refund, copies back)
+ *   paid / checkout_complete / fulfilled ─refunded (outside)─► cancelled
+ */
+export interface OrderState {
+  status: OrderStatus;
+  payment_mode: 'fullprice' | 'deposit';
+  delivery: DeliveryMode;
+  fulfilment: FulfilmentState;
+  /** ISO-8601: the copies are booked for the buyer until then. */
+  booking_expires_at: string;
+  /** ISO-8601: payouts are released without the buyer (14 days after shipping). */
+  release_at: string | null;
+  /** The balance of a deposit order was asked for (seller's `ready`). */
+  balance_requested: boolean;
+  /** Why the last payment failed (an error code), cleared by the next attempt. */
+  payment_error: string | null;
+  cancel_reason: string | null;
+}
+
+export type OrderEvent =
+  | { type: 'checkout_started' }
+  | { type: 'payment_failed'; code: string }
+  | { type: 'payment_succeeded'; kind: 'full' | 'deposit' | 'balance' }
+  | { type: 'honoured' }
+  | { type: 'not_honourable' }
+  | { type: 'booking_expired' }
+  | { type: 'ship'; carrier: string; tracking: string }
+  | { type: 'confirm_receipt' }
+  | { type: 'release_due' }
+  | { type: 'cancel'; reason: string | null }
+  | { type: 'refunded' }
+  | { type: 'ready' };
+
+export type OrderEffect =
+  /** Live `order.updated` to the buyer and the seller. */
+  | 'updated'
+  /** Move the booked copies to the buyer (one transaction that also writes this state). */
+  | 'honour'
+  /** Refund what was paid (a late payment that cannot be honoured, a cancellation). */
+  | 'refund'
+  /** Give the booked copies back to the offering (or to the seller when it is over). */
+  | 'release_booking'
+  /** Expire the open Checkout Session (Stripe keeps one open for at least 30 minutes). */
+  | 'expire_session'
+  /** Give the sold copies back to the seller (a cancelled or refunded order). */
+  | 'return_copies'
+  /** Transfer the seller's, creator's and beneficiary's shares. */
+  | 'payout'
+  /** Take back the transfers already made. */
+  | 'reverse_payouts'
+  /** Charge a deposit order's balance to the buyer's saved card, off session. */
+  | 'charge_balance'
+  /** Start the wait that releases payouts 14 days after shipping. */
+  | 'schedule_release'
+  | 'notify_paid'
+  | 'notify_shipped'
+  | 'notify_received'
+  | 'notify_cancelled'
+  | 'notify_expired'
+  | 'notify_payment_due';
+
+export type OrderTransition =
+  | { ok: true; state: OrderState; effects: OrderEffect[]; label: string }
+  /** The event does not apply now: `code` is what a caller gets; `stale` marks a replay. */
+  | { ok: false; code: string; stale: boolean };
+
+/** Payouts wait this long after shipping for the buyer's confirmation. */
+export const RELEASE_AFTER_SHIPPING_MS = 14 * 24 * 60 * 60 * 1000;
+
+const refuse = (code: string, stale = false): OrderTransition => ({ ok: false, code, stale });
+
+function go(
+  state: OrderState,
+  changes: Partial<OrderState>,
+  effects: OrderEffect[],
+  label: string,
+): OrderTransition {
+  return { ok: true, state: { ...state, ...changes }, effects, label };
+}
+
+const BOOKED: readonly OrderStatus[] = ['accepted', 'payment_intent_created'];
+
+/** The booking still holds (not paid, not expired). */
+export function isBooked(state: Pick<OrderState, 'status'>): boolean {
+  return BOOKED.includes(state.status);
+}
+
+/** Paid for: the copies are the buyer's (or held for a deposit order). */
+export function isPaidFor(state: Pick<OrderState, 'status'>): boolean {
+  return (
+    state.status === 'checkout_complete' || state.status === 'paid' || state.status === 'fulfilled'
+  );
+}
+
+/** Whether the seller may cancel now: paid for, nothing shipped, payouts not released. */
+export function canCancel(state: Pick<OrderState, 'status' | 'fulfilment'>): boolean {
+  return (
+    (state.status === 'paid' || state.status === 'checkout_complete') && state.fulfilment === 'none'
+  );
+}
+
+export function canShip(state: Pick<OrderState, 'status' | 'fulfilment' | 'delivery'>): boolean {
+  return state.status === 'paid' && state.delivery === 'delivery' && state.fulfilment === 'none';
+}
+
+export function canConfirmReceipt(
+  state: Pick<OrderState, 'status' | 'fulfilment' | 'delivery'>,
+): boolean {
+  return (
+    state.status === 'paid' &&
+    (state.fulfilment === 'shipped' || (state.delivery === 'pickup' && state.fulfilment === 'none'))
+  );
+}
+
+export function transition(state: OrderState, event: OrderEvent, now: Date): OrderTransition {
+  switch (event.type) {
+    case 'checkout_started':
+      if (!isBooked(state)) {
+        if (isPaidFor(state) || state.status === 'payment_intent_success') {
+          return refuse('orders.errors.already_paid');
+        }
+        return refuse(
+          state.status === 'cancelled'
+            ? 'orders.errors.not_allowed'
+            : 'checkout.errors.order_expired',
+        );
+      }
+      if (now.getTime() >= Date.parse(state.booking_expires_at)) {
+        return refuse('checkout.errors.order_expired');
+      }
+      return go(
+        state,
+        { status: 'payment_intent_created', payment_error: null },
+        ['updated'],
+        'payment_intent_created',
+      );
+    case 'payment_failed':
+      if (!isBooked(state) && !(state.status === 'checkout_complete' && state.balance_requested)) {
+        return refuse('checkout.errors.paying', true);
+      }
+      if (state.payment_error === event.code) return refuse('checkout.errors.paying', true);
+      return go(
+        state,
+        { payment_error: event.code },
+        state.status === 'checkout_complete' ? ['updated', 'notify_payment_due'] : ['updated'],
+        'payment_failed',
+      );
+    case 'payment_succeeded':
+      if (state.status === 'cancelled' || state.status === 'payment_expired') {
+        // Money for an order that is over (a second payment page paid, a balance charged while
+        // the seller cancelled): give it back. The refund is keyed by payment and refunds only
+        // what is left, so a redelivered event refunds nothing more.
+        return go(state, {}, ['refund'], 'late_payment');
+      }
+      if (event.kind === 'balance') {
+        if (state.status !== 'checkout_complete') return refuse('orders.errors.not_allowed', true);
+        return go(
+          state,
+          { status: paidStatus(state), payment_error: null, balance_requested: false },
+          paidEffects(state),
+          'paid',
+        );
+      }
+      if (isBooked(state) || state.status === 'order_expired') {
+        // A payment after the booking expired is honoured if the copies can still be had.
+        return go(
+          state,
+          { status: 'payment_intent_success', payment_error: null },
+          ['honour'],
+          'payment_intent_success',
+        );
+      }
+      // Honour already running (a replay resumes it), or done.
+      if (state.status === 'payment_intent_success') return go(state, {}, ['honour'], 'resume');
+      return refuse('orders.errors.already_paid', true);
+    case 'honoured':
+      if (state.status !== 'payment_intent_success')
+        return refuse('orders.errors.not_allowed', true);
+      if (state.payment_mode === 'deposit') {
+        return go(
+          state,
+          { status: 'checkout_complete' },
+          ['updated', 'notify_paid'],
+          'checkout_complete',
+        );
+      }
+      return go(state, { status: paidStatus(state) }, paidEffects(state), 'paid');
+    case 'not_honourable':
+      if (state.status !== 'payment_intent_success')
+        return refuse('orders.errors.not_allowed', true);
+      return go(
+        state,
+        { status: 'payment_expired' },
+        ['refund', 'updated', 'notify_expired'],
+        'payment_expired',
+      );
+    case 'booking_expired':
+      if (!isBooked(state)) return refuse('checkout.errors.order_expired', true);
+      if (now.getTime() < Date.parse(state.booking_expires_at)) {
+        return refuse('orders.errors.not_allowed');
+      }
+      return go(
+        state,
+        { status: 'order_expired' },
+        // No money moved: the buyer's page shows it, nobody is notified.
+        ['release_booking', 'expire_session', 'updated'],
+        'order_expired',
+      );
+    case 'ship':
+      if (state.status === 'paid' && state.fulfilment === 'shipped') {
+        return refuse('orders.errors.not_allowed', true);
+      }
+      if (!canShip(state)) return refuse('orders.errors.not_allowed');
+      return go(
+        state,
+        {
+          fulfilment: 'shipped',
+          release_at: new Date(now.getTime() + RELEASE_AFTER_SHIPPING_MS).toISOString(),
+        },
+        ['updated', 'notify_shipped', 'schedule_release'],
+        'shipped',
+      );
+    case 'confirm_receipt':
+      if (state.status === 'fulfilled') return refuse('orders.errors.not_allowed', true);
+      if (!canConfirmReceipt(state)) return refuse('orders.errors.not_allowed');
+      return go(
+        state,
+        { status: 'fulfilled', fulfilment: 'received' },
+        ['payout', 'updated', 'notify_received'],
+        'received',
+      );
+    case 'release_due':
+      if (state.status !== 'paid' || state.fulfilment !== 'shipped' || state.release_at === null) {
+        return refuse('orders.errors.not_allowed', true);
+      }
+      if (now.getTime() < Date.parse(state.release_at)) return refuse('orders.errors.not_allowed');
+      return go(state, { status: 'fulfilled' }, ['payout', 'updated'], 'released');
+    case 'cancel':
+      if (state.status === 'cancelled') return refuse('orders.errors.not_allowed', true);
+      if (!canCancel(state)) return refuse('orders.errors.not_allowed');
+      return go(
+        state,
+        { status: 'cancelled', cancel_reason: event.reason, balance_requested: false },
+        ['refund', 'return_copies', 'reverse_payouts', 'updated', 'notify_cancelled'],
+        'cancelled',
+      );
+    case 'refunded':
+      if (!isPaidFor(state)) return refuse('orders.errors.not_allowed', true);
+      return go(
+        state,
+        { status: 'cancelled', cancel_reason: state.cancel_reason, balance_requested: false },
+        ['return_copies', 'reverse_payouts', 'updated', 'notify_cancelled'],
+        'refunded',
+      );
+    case 'ready':
+      if (
+        state.payment_mode === 'deposit' &&
+        (state.status === 'paid' || state.status === 'fulfilled')
+      ) {
+        // The balance is paid: a repeated "ready" (a double click) is a replay.
+        return refuse('orders.errors.not_allowed', true);
+      }
+      if (state.status !== 'checkout_complete' || state.payment_mode !== 'deposit') {
+        return refuse('orders.errors.not_allowed');
+      }
+      if (state.balance_requested && state.payment_error === null) {
+        return refuse('orders.errors.not_allowed', true);
+      }
+      return go(
+        state,
+        { balance_requested: true, payment_error: null },
+        ['charge_balance', 'updated'],
+        'balance_requested',
+      );
+  }
+}
+
+/**
+ * Paid in full: an order with nothing to send (digital items, services) is fulfilled at once and
+ * its payouts go out; a delivered or picked-up one waits in `paid` for the buyer.
+ */
+function paidStatus(state: OrderState): OrderStatus {
+  return state.delivery === 'none' ? 'fulfilled' : 'paid';
+}
+
+function paidEffects(state: OrderState): OrderEffect[] {
+  return state.delivery === 'none'
+    ? ['updated', 'notify_paid', 'payout']
+    : ['updated', 'notify_paid'];
+}

@@ -1,0 +1,288 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gatewayFetch, useTwinEnv } from '../../infra/local/test/twin-context';
+import {
+  call,
+  hasCognito,
+  logIn,
+  makeAdmin,
+  newUser,
+  type TestUser,
+} from '../accounts/testing/session';
+import { putFinishedItem } from '../items/testing/items';
+import type { History } from '../../shared/schemas/items';
+import type { OfferingDetail } from '../../shared/schemas/offerings';
+import type {
+  CardPayment,
+  CheckoutSession,
+  Order,
+  OrderPage,
+  PostalAddress,
+} from '../../shared/schemas/orders';
+import {
+  addCard,
+  enterCard,
+  listApproved,
+  onboardSeller,
+  stripeState,
+  until,
+  webhooks,
+} from './testing/market';
+
+/**
+ * Buying on the twin (issue 12): sellers onboarded on the Stripe twin's hosted form, offerings
+ * listed and approved through the listing workflow, buyers paying with a saved card or on the
+ * hosted Checkout page; the webhooks come from the Stripe twin, the booking expiry runs on the
+ * local workflow runner.
+ */
+const RUN = `or${Date.now().toString(36)}`;
+let seller: TestUser;
+let buyer: TestUser;
+let admin: TestUser;
+
+const ADDRESS: PostalAddress = {
+  country: 'ES',
+  fullname: 'Jo Buyer',
+  line1: 'Calle Mayor 1',
+  line2: null,
+  postalcode: '28013',
+  city: 'Madrid',
+  stateprovince: 'Madrid',
+  instructions: null,
+};
+
+beforeAll(async () => {
+  useTwinEnv();
+  if (!hasCognito()) return;
+  [seller, buyer, admin] = await Promise.all([newUser(RUN), newUser(RUN), newUser(RUN)]);
+  await makeAdmin(admin.id);
+  admin = { ...admin, ...(await logIn(admin)) };
+  await Promise.all([onboardSeller(seller), addCard(buyer)]);
+}, 180_000);
+
+function book(
+  user: TestUser,
+  offeringId: string,
+  quantity: number,
+  postaladdress: PostalAddress | null = null,
+  key?: string,
+) {
+  return gatewayFetch(`/api/users/${user.id}/offering/assigntoken2preorder`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${user.accessToken}`,
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+    body: JSON.stringify({ order: { offeringid: offeringId, quantity, postaladdress } }),
+  }).then(async (response) => ({
+    status: response.status,
+    json: (await response.json()) as { data: Order; error: { code: string } },
+  }));
+}
+
+const orderOf = (user: TestUser, orderId: string) =>
+  call<Order>('POST', '/api/order/retrievebyid', {
+    token: user.accessToken,
+    body: { order_id: orderId },
+  });
+
+const offeringOf = (user: TestUser, offeringId: string) =>
+  call<OfferingDetail>('POST', `/api/users/${user.id}/offering/getofferingbyid/${offeringId}`, {
+    token: user.accessToken,
+    body: {},
+  });
+
+async function waitStatus(user: TestUser, orderId: string, status: Order['status']) {
+  return (
+    await until(
+      () => orderOf(user, orderId),
+      (answer) => answer.json.data?.status === status,
+    )
+  ).json.data;
+}
+
+describe.runIf(hasCognito())('buying on the twin', () => {
+  it('books, pays with the saved card, and owns digital copies with their provenance; the seller is paid at once', async () => {
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 4,
+      product_type: 'digital',
+      title: 'Song',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 3, price: 1999 });
+
+    // A retried booking (same Idempotency-Key) is the same order.
+    const key = `${RUN}-book-1`;
+    const [first, again] = await Promise.all([
+      book(buyer, offering.id, 2, null, key),
+      book(buyer, offering.id, 2, null, key),
+    ]);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.json.data.id).toBe(first.json.data.id);
+    const order = first.json.data;
+    expect(order).toMatchObject({
+      status: 'accepted',
+      delivery: 'none',
+      total: 3998,
+      due_now: 3998,
+      role: 'buyer',
+      actions: ['pay'],
+    });
+    expect(order.lineItems[0]?.nftuniqueids).toHaveLength(2);
+    // The split of the single payment: 2 % fee, the rest to the seller (a first sale).
+    expect(order.split).toMatchObject({ gross: 3998, fee: 80, seller: 3918, royalty: 0 });
+
+    const paid = await call<CardPayment>('POST', '/api/payment-gateway/create-payment-intent', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    expect(paid.status).toBe(200);
+    expect(paid.json.data.status).toBe('succeeded');
+
+    // Digital: fulfilled at payment, the seller's share transferred from the charge.
+    const done = await waitStatus(buyer, order.id, 'fulfilled');
+    expect(done.paid).toBe(3998);
+    expect(done.timeline.map((entry) => entry.label)).toEqual([
+      'accepted',
+      'payment_intent_created',
+      'payment_intent_success',
+      'paid',
+    ]);
+    const settled = await until(
+      () => orderOf(seller, order.id),
+      (answer) => answer.json.data?.transfers.every((entry) => entry.state === 'paid') === true,
+    );
+    expect(settled.json.data.transfers).toMatchObject([
+      { party: 'seller', amount: 3918, state: 'paid' },
+    ]);
+    const stripe = await stripeState();
+    const transfers = stripe.transfers.filter((entry) => entry.transfer_group === order.id);
+    expect(transfers.map((entry) => entry.amount)).toEqual([3918]);
+    expect(transfers[0]?.source_transaction).toMatch(/^ch_/);
+
+    // The copies are the buyer's, each with a `sold` record carrying the price and the order.
+    const [copyId] = done.lineItems[0]?.nftuniqueids ?? [];
+    const history = await call<History>(
+      'GET',
+      `/api/users/${buyer.id}/token/gethistoric/${copyId}`,
+      { token: buyer.accessToken },
+    );
+    expect(history.json.data.verified).toBe(true);
+    expect(history.json.data.records.at(-1)).toMatchObject({
+      event: 'sold',
+      from_id: seller.id,
+      to_id: buyer.id,
+      ref: order.id,
+      price: { amount: 1999, currency: 'EUR' },
+    });
+
+    // The offering has one copy left; the market shows it.
+    const after = await offeringOf(buyer, offering.id);
+    expect(after.json.data.copies_left).toBe(1);
+
+    // Both sides see it in their market activity; the wallet lists the payment and the payout.
+    const activity = await call<OrderPage>('GET', '/api/order/retrievemarket', {
+      token: seller.accessToken,
+    });
+    expect(activity.json.data.items.map((entry) => [entry.id, entry.role])).toContainEqual([
+      order.id,
+      'seller',
+    ]);
+    const wallet = await call<{ items: { event: string; amount: number; order_id: string }[] }>(
+      'GET',
+      '/api/payment-gateway/activity',
+      { token: seller.accessToken },
+    );
+    expect(
+      wallet.json.data.items
+        .filter((entry) => entry.order_id === order.id)
+        .map((entry) => [entry.event, entry.amount]),
+    ).toEqual([['payout', 3918]]);
+  });
+
+  it('pays a physical order on the Checkout page; webhooks 3× shuffled give one sale; ship, confirm, payouts', async () => {
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 2,
+      title: 'Cup',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 2, price: 5000 });
+    const missing = await book(buyer, offering.id, 1);
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.code).toBe('market.buy.errors.address_required');
+    const abroad = await book(buyer, offering.id, 1, { ...ADDRESS, country: 'FR' });
+    expect(abroad.json.error.code).toBe('market.buy.errors.country');
+
+    const booked = await book(buyer, offering.id, 1, ADDRESS);
+    expect(booked.status).toBe(201);
+    const order = booked.json.data;
+    expect(order.postaladdress).toMatchObject({ city: 'Madrid' });
+
+    const page = await call<CheckoutSession>('POST', '/api/payment-gateway/checkout/create', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    expect(page.status).toBe(200);
+    // Held: the order is paid only when the webhooks arrive, each delivered three times.
+    await webhooks('hold', order.id);
+    const back = await enterCard(page.json.data.url, '4242424242424242');
+    expect(back).toContain(`/account/orders/${order.id}?session_id=`);
+    expect((await orderOf(buyer, order.id)).json.data.status).toBe('payment_intent_created');
+    await webhooks('release', order.id, { copies: 3, order: 'shuffled' });
+    const paid = await waitStatus(buyer, order.id, 'paid');
+    expect(paid.payments).toMatchObject([{ kind: 'full', amount: 5000, status: 'succeeded' }]);
+    expect(paid.payments[0]?.receipt_url).toMatch(/^http/);
+    expect(paid.actions).toEqual([]);
+
+    // The seller ships; the payouts wait for the buyer.
+    const sellerView = await orderOf(seller, order.id);
+    expect(sellerView.json.data.actions).toEqual(['ship', 'cancel']);
+    const badShip = await call('POST', `/api/users/${seller.id}/offering/updateorder/${order.id}`, {
+      token: seller.accessToken,
+      body: { action: 'ship', carrier: '', tracking: 'X' },
+    });
+    expect(badShip.status).toBe(400);
+    const shipped = await call<Order>(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${order.id}`,
+      { token: seller.accessToken, body: { action: 'ship', carrier: 'SEUR', tracking: 'AB123' } },
+    );
+    expect(shipped.status).toBe(200);
+    expect(shipped.json.data).toMatchObject({
+      fulfilment: 'shipped',
+      shipment: { carrier: 'SEUR', tracking: 'AB123' },
+    });
+    expect(shipped.json.data.transfers.every((entry) => entry.state === 'held')).toBe(true);
+    // Shipped: the seller can no longer cancel; only the buyer confirms.
+    const late = await call('POST', `/api/users/${seller.id}/offering/updateorder/${order.id}`, {
+      token: seller.accessToken,
+      body: { action: 'cancel' },
+    });
+    expect(late.status).toBe(409);
+    const notBuyer = await call(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${order.id}`,
+      {
+        token: seller.accessToken,
+        body: { action: 'confirm_receipt' },
+      },
+    );
+    expect(notBuyer.status).toBe(403);
+    const received = await call<Order>(
+      'POST',
+      `/api/users/${buyer.id}/offering/updateorder/${order.id}`,
+      { token: buyer.accessToken, body: { action: 'confirm_receipt' } },
+    );
+    expect(received.json.data.status).toBe('fulfilled');
+
+    // Exactly one sale for three deliveries of each event: one charge, one transfer.
+    const stripe = await stripeState();
+    expect(stripe.payments.filter((entry) => entry.transfer_group === order.id)).toHaveLength(1);
+    expect(
+      stripe.transfers.filter((entry) => entry.transfer_group === order.id).map((e) => e.amount),
+    ).toEqual([4900]);
+    const sold = await offeringOf(seller, offering.id);
+    expect(sold.json.data.copies_left).toBe(1);
+  });
+});

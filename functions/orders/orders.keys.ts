@@ -1,0 +1,68 @@
+import { idempotencyRecordKey } from '../core/idempotency';
+
+/**
+ * Orders (issue 12): key builders. Access patterns:
+ *
+ * | pattern                                             | key condition                                          | index |
+ * |-----------------------------------------------------|--------------------------------------------------------|-------|
+ * | order by id                                         | pk = ORDER#<orderId>, sk = ORDER                       | table |
+ * | a buyer's orders, newest first (retrievebycustomer) | gsi1pk = BUYS#<buyerId>, gsi1sk = <orderId>            | gsi1  |
+ * | a seller's sales, newest first (retrievebyseller)   | gsi2pk = SALES#<sellerId>, gsi2sk = <orderId>          | gsi2  |
+ * | an offering's paid orders (retrievebyoffering)      | gsi3pk = OFFORDERS#<offeringId>, gsi3sk = <orderId>    | gsi3  |
+ * | a user's market activity (retrievemarket)           | pk = USER#<userId>, begins_with(sk, 'ORDERACT#')       | table |
+ * | a user's wallet activity (payments, payouts)        | pk = USER#<userId>, begins_with(sk, 'WALLET#')         | table |
+ * | booking replay by Idempotency-Key                   | pk = IDEMPOTENCY#preorder#<userId>#<key>, sk = RESULT  | table |
+ *
+ * Order ids are `oR` + a ULID, so every list sorts by creation time. A seller's and an offering's
+ * lists show an order once it is paid for (the index keys follow the status: orders.ts
+ * `indexKeysOf`); a booking that expired stays in its buyer's list only.
+ */
+export const ORDER_TYPE = 'order';
+export const ORDER_ACTIVITY_TYPE = 'order_activity';
+export const WALLET_ENTRY_TYPE = 'wallet_entry';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export function orderKey(orderId: string): Key {
+  return { pk: `ORDER#${orderId}`, sk: 'ORDER' };
+}
+
+export function buyerPartition(userId: string): string {
+  return `BUYS#${userId}`;
+}
+
+export function sellerPartition(userId: string): string {
+  return `SALES#${userId}`;
+}
+
+export function offeringOrdersPartition(offeringId: string): string {
+  return `OFFORDERS#${offeringId}`;
+}
+
+export const ACTIVITY_PREFIX = 'ORDERACT#';
+
+export function activityKey(userId: string, orderId: string): Key {
+  return { pk: `USER#${userId}`, sk: `${ACTIVITY_PREFIX}${orderId}` };
+}
+
+export const WALLET_PREFIX = 'WALLET#';
+
+/** A wallet line: its time first (newest-first lists), then what made it (a payment, a transfer). */
+export function walletKey(userId: string, at: string, ref: string): Key {
+  return { pk: `USER#${userId}`, sk: `${WALLET_PREFIX}${at}#${ref}` };
+}
+
+export function userPartition(userId: string): string {
+  return `USER#${userId}`;
+}
+
+export function preorderIdempotencyScope(userId: string): string {
+  return `preorder#${userId}`;
+}
+
+export function preorderIdempotencyKey(userId: string, key: string): Key {
+  return idempotencyRecordKey(preorderIdempotencyScope(userId), key);
+}

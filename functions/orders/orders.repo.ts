@@ -1,0 +1,370 @@
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { decodeCursor, encodeCursor } from '../core/cursor';
+import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
+import { DomainError } from '../core/errors';
+import { idempotencyRecordPut } from '../core/idempotency';
+import type { WalletActivity } from '../../shared/schemas/orders';
+import {
+  ACTIVITY_PREFIX,
+  ORDER_ACTIVITY_TYPE,
+  ORDER_TYPE,
+  WALLET_ENTRY_TYPE,
+  WALLET_PREFIX,
+  activityKey,
+  orderKey,
+  preorderIdempotencyKey,
+  preorderIdempotencyScope,
+  userPartition,
+  walletKey,
+} from './orders.keys';
+import { indexKeysOf, type OrderRecord } from './orders';
+
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** A transaction entry another domain built (items.tx, offerings.tx) or this repo builds. */
+export type TransactItem = Record<string, unknown>;
+
+export type IndexName = 'gsi1' | 'gsi2' | 'gsi3';
+
+export interface OrdersRepo {
+  tableName: string;
+  get(orderId: string): Promise<OrderRecord | undefined>;
+  getMany(orderIds: readonly string[]): Promise<OrderRecord[]>;
+  /** Writes the order conditioned on the version read; false when another write came first. */
+  save(record: OrderRecord, expected: number): Promise<boolean>;
+  /** The order written whole in a transaction, conditioned on the version read (or new). */
+  orderPiece(record: OrderRecord, expected: number | null): TransactItem;
+  /** A user's market activity line for an order (written with the order's transactions). */
+  activityPiece(userId: string, orderId: string, role: 'buyer' | 'seller'): TransactItem;
+  /**
+   * The booking: the new order, the buyer's activity line, the replay record (when keyed) and the
+   * copies' bookings, in one transaction. `taken` when a copy was booked meanwhile (nothing is
+   * written), `replay` when the key was used already.
+   */
+  book(
+    record: OrderRecord,
+    copies: readonly TransactItem[],
+    idempotency: { key: string; fingerprint: string; ttl: number } | null,
+  ): Promise<'booked' | 'taken' | 'replay'>;
+  getReplay(
+    userId: string,
+    key: string,
+  ): Promise<{ orderId: string; fingerprint: string } | undefined>;
+  /** Sends a transaction; false when a condition failed (the caller re-reads and decides). */
+  commit(items: readonly TransactItem[]): Promise<boolean>;
+  queryIndex(
+    scope: string,
+    index: IndexName,
+    partition: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<Page<OrderRecord>>;
+  listActivity(userId: string, cursor: string | undefined, limit: number): Promise<Page<string>>;
+  /** A wallet line, written once (its key names what made it). */
+  putWalletEntry(userId: string, entry: WalletActivity): Promise<void>;
+  listWallet(
+    userId: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<Page<WalletActivity>>;
+}
+
+const KEY_ATTRIBUTES = ['pk', 'sk'];
+/** Booking replays are kept a day: a retried booking comes back within seconds. */
+const REPLAY_TTL_S = 24 * 3600;
+
+function strip<T>(raw: Record<string, unknown>): T {
+  const {
+    pk: _pk,
+    sk: _sk,
+    type: _type,
+    gsi1pk: _a,
+    gsi1sk: _b,
+    gsi2pk: _c,
+    gsi2sk: _d,
+    gsi3pk: _e,
+    gsi3sk: _f,
+    ...rest
+  } = raw;
+  return rest as T;
+}
+
+function invalidCursor(): DomainError {
+  return new DomainError('invalid_request', {
+    message: 'The cursor is not valid for this list.',
+    fields: { cursor: 'forms.validation.cursor' },
+  });
+}
+
+export function createOrdersRepo(deps: {
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+}): OrdersRepo {
+  const { doc, tableName } = deps;
+  const TableName = tableName;
+
+  const orderItem = (record: OrderRecord) => ({
+    ...orderKey(record.id),
+    type: ORDER_TYPE,
+    ...record,
+    ...indexKeysOf(record),
+  });
+
+  function orderPiece(record: OrderRecord, expected: number | null): TransactItem {
+    return {
+      Put: {
+        TableName,
+        Item: orderItem(record),
+        ...(expected === null
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : {
+              ConditionExpression: 'version = :expected',
+              ExpressionAttributeValues: { ':expected': expected },
+            }),
+      },
+    };
+  }
+
+  function activityPiece(userId: string, orderId: string, role: 'buyer' | 'seller') {
+    return {
+      Put: {
+        TableName,
+        Item: {
+          ...activityKey(userId, orderId),
+          type: ORDER_ACTIVITY_TYPE,
+          order_id: orderId,
+          role,
+        },
+      },
+    };
+  }
+
+  async function page(
+    scope: string,
+    input: {
+      index?: IndexName;
+      pkName: string;
+      pk: string;
+      skPrefix?: string;
+      cursor: string | undefined;
+      limit: number;
+    },
+  ): Promise<Page<Record<string, unknown>>> {
+    const keyAttributes =
+      input.index === undefined
+        ? KEY_ATTRIBUTES
+        : [...KEY_ATTRIBUTES, `${input.index}pk`, `${input.index}sk`];
+    const start = decodeCursor(scope, input.cursor, keyAttributes);
+    if (start !== undefined && start[input.pkName] !== input.pk) throw invalidCursor();
+    const skName = input.index === undefined ? 'sk' : `${input.index}sk`;
+    const result = await doc.send(
+      new QueryCommand({
+        TableName,
+        ...(input.index === undefined ? {} : { IndexName: input.index }),
+        KeyConditionExpression:
+          input.skPrefix === undefined ? '#pk = :pk' : '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: {
+          '#pk': input.pkName,
+          ...(input.skPrefix === undefined ? {} : { '#sk': skName }),
+        },
+        ExpressionAttributeValues: {
+          ':pk': input.pk,
+          ...(input.skPrefix === undefined ? {} : { ':prefix': input.skPrefix }),
+        },
+        ScanIndexForward: false,
+        Limit: input.limit,
+        ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+      }),
+    );
+    const items = result.Items ?? [];
+    const last = items.at(-1);
+    return {
+      items,
+      next:
+        result.LastEvaluatedKey !== undefined && last !== undefined
+          ? encodeCursor(scope, Object.fromEntries(keyAttributes.map((name) => [name, last[name]])))
+          : null,
+    };
+  }
+
+  return {
+    tableName,
+
+    async get(orderId) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: orderKey(orderId), ConsistentRead: true }),
+      );
+      return result.Item === undefined ? undefined : strip<OrderRecord>(result.Item);
+    },
+
+    async getMany(orderIds) {
+      const found = new Map<string, OrderRecord>();
+      for (let index = 0; index < orderIds.length; index += 100) {
+        let keys: Record<string, unknown>[] | undefined = orderIds
+          .slice(index, index + 100)
+          .map((id) => ({ ...orderKey(id) }));
+        for (let attempt = 0; keys !== undefined && keys.length > 0; attempt += 1) {
+          if (attempt > 8) throw new Error('BatchGetItem kept answering unprocessed keys');
+          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+          const result = await doc.send(
+            new BatchGetCommand({ RequestItems: { [TableName]: { Keys: keys } } }),
+          );
+          for (const raw of result.Responses?.[TableName] ?? []) {
+            const record = strip<OrderRecord>(raw);
+            found.set(record.id, record);
+          }
+          keys = result.UnprocessedKeys?.[TableName]?.Keys as Record<string, unknown>[] | undefined;
+        }
+      }
+      return orderIds.flatMap((id) => {
+        const record = found.get(id);
+        return record === undefined ? [] : [record];
+      });
+    },
+
+    async save(record, expected) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName,
+            Item: orderItem(record),
+            ConditionExpression: 'version = :expected',
+            ExpressionAttributeValues: { ':expected': expected },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
+    orderPiece,
+    activityPiece,
+
+    async book(record, copies, idempotency) {
+      const items: TransactItem[] = [
+        orderPiece(record, null),
+        activityPiece(record.buyer.id, record.id, 'buyer'),
+        ...(idempotency === null
+          ? []
+          : [
+              idempotencyRecordPut(TableName, {
+                scope: preorderIdempotencyScope(record.buyer.id),
+                key: idempotency.key,
+                fingerprint: idempotency.fingerprint,
+                fields: { order_id: record.id },
+                ttl: idempotency.ttl + REPLAY_TTL_S,
+              }),
+            ]),
+        ...copies,
+      ];
+      try {
+        await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+        return 'booked';
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (reasons === undefined) throw error;
+        if (idempotency !== null && reasons[2]?.Code === 'ConditionalCheckFailed') return 'replay';
+        if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return 'taken';
+        // TransactionConflict: another booking is writing the same copies now.
+        if (reasons.some((reason) => reason.Code === 'TransactionConflict')) return 'taken';
+        throw error;
+      }
+    },
+
+    async getReplay(userId, key) {
+      const result = await doc.send(
+        new GetCommand({
+          TableName,
+          Key: preorderIdempotencyKey(userId, key),
+          ConsistentRead: true,
+        }),
+      );
+      const item = result.Item as { fingerprint?: string; order_id?: string } | undefined;
+      if (item?.order_id === undefined || item.fingerprint === undefined) return undefined;
+      return { orderId: item.order_id, fingerprint: item.fingerprint };
+    },
+
+    async commit(items) {
+      try {
+        await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+        return true;
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (
+          reasons?.some(
+            (reason) =>
+              reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict',
+          ) === true
+        ) {
+          return false;
+        }
+        throw error;
+      }
+    },
+
+    async queryIndex(scope, index, partition, cursor, limit) {
+      const result = await page(scope, {
+        index,
+        pkName: `${index}pk`,
+        pk: partition,
+        cursor,
+        limit,
+      });
+      return { items: result.items.map((raw) => strip<OrderRecord>(raw)), next: result.next };
+    },
+
+    async listActivity(userId, cursor, limit) {
+      const result = await page('order-activity', {
+        pkName: 'pk',
+        pk: userPartition(userId),
+        skPrefix: ACTIVITY_PREFIX,
+        cursor,
+        limit,
+      });
+      return {
+        items: result.items.map((raw) => String(raw.order_id)),
+        next: result.next,
+      };
+    },
+
+    async putWalletEntry(userId, entry) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName,
+            Item: { ...entry, ...walletKey(userId, entry.date, entry.id), type: WALLET_ENTRY_TYPE },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+    },
+
+    async listWallet(userId, cursor, limit) {
+      const result = await page('wallet', {
+        pkName: 'pk',
+        pk: userPartition(userId),
+        skPrefix: WALLET_PREFIX,
+        cursor,
+        limit,
+      });
+      return {
+        items: result.items.map((raw) => strip<WalletActivity>(raw)),
+        next: result.next,
+      };
+    },
+  };
+}

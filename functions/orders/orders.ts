@@ -1,0 +1,254 @@
+import type { CurrencyCode } from '../../shared/money';
+import type { ProductType } from '../../shared/switches';
+import type { Order, OrderStatus, PostalAddress } from '../../shared/schemas/orders';
+import { splitPayment, type Split } from '../../shared/split';
+import { imageUrls, type StoredImage } from '../items/index';
+import { buyerPartition, offeringOrdersPartition, sellerPartition } from './orders.keys';
+import { canCancel, canConfirmReceipt, canShip, isBooked, type OrderState } from './order.machine';
+
+/**
+ * The order record (spec 000 §3 Order; issue 12) and what the calls answer of it. One order is one
+ * line: copies of one offering bought by one buyer. The record keeps what it needs to act without
+ * reading other domains again (the parties, the item's summary, the split's inputs), and the
+ * history of its payments and transfers, so the order page is one GetItem.
+ */
+export interface OrderParty {
+  id: string;
+  nick: string;
+}
+
+export interface StoredPayment {
+  kind: 'full' | 'deposit' | 'balance';
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'requires_action';
+  payment_intent_id: string | null;
+  charge_id: string | null;
+  receipt_url: string | null;
+  paid_at: string | null;
+  refunded: number;
+}
+
+export interface StoredTransfer {
+  party: 'seller' | 'creator' | 'beneficiary';
+  user: OrderParty;
+  amount: number;
+  /** The charge it is paid from (one transfer per party per charge). */
+  charge_id: string;
+  state: 'held' | 'paid' | 'reversed' | 'waiting_account';
+  transfer_id: string | null;
+}
+
+export interface OrderItem {
+  id: string;
+  title: string;
+  product_type: ProductType;
+  image: StoredImage;
+}
+
+export interface TimelineEntry {
+  status: OrderStatus;
+  label: string;
+  at: string;
+}
+
+export interface OrderRecord extends OrderState {
+  id: string;
+  offering_id: string;
+  item: OrderItem;
+  seller: OrderParty;
+  buyer: OrderParty;
+  creator: OrderParty;
+  beneficiary: (OrderParty & { share: number }) | null;
+  royalty_percent: number | null;
+  /** The seller is the item's creator. */
+  first_sale: boolean;
+  sub_scope: 'purchase' | 'auction';
+  quantity: number;
+  /** The copies' serials (booked, then sold). */
+  serials: number[];
+  currency: CurrencyCode;
+  /** Price per copy. */
+  unit_price: number;
+  /** Deposit per copy (deposit mode), else null. */
+  unit_deposit: number | null;
+  postaladdress: PostalAddress | null;
+  pickup: Order['pickup'];
+  /** The open Checkout Session (payment page), if any. */
+  session_id: string | null;
+  session_url: string | null;
+  payments: StoredPayment[];
+  transfers: StoredTransfer[];
+  refunded: number;
+  shipment: { carrier: string; tracking: string; shipped_at: string } | null;
+  timeline: TimelineEntry[];
+  idempotency_key: string | null;
+  fingerprint: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** What the buyer pays in all. */
+export function totalOf(record: Pick<OrderRecord, 'unit_price' | 'quantity'>): number {
+  return record.unit_price * record.quantity;
+}
+
+/** What checkout charges now: the whole price, or the deposits. */
+export function dueNowOf(
+  record: Pick<OrderRecord, 'unit_price' | 'unit_deposit' | 'quantity' | 'payment_mode'>,
+): number {
+  return record.payment_mode === 'deposit' && record.unit_deposit !== null
+    ? record.unit_deposit * record.quantity
+    : record.unit_price * record.quantity;
+}
+
+export function paidOf(record: Pick<OrderRecord, 'payments'>): number {
+  return record.payments
+    .filter((payment) => payment.status === 'succeeded' || payment.status === 'refunded')
+    .reduce((sum, payment) => sum + payment.amount, 0);
+}
+
+/** The split of an amount of this order (shared/split.ts). */
+export function splitOf(record: OrderRecord, amount: number): Split {
+  return splitPayment({
+    gross: { amount, currency: record.currency },
+    firstSale: record.first_sale,
+    royaltyPercent: record.royalty_percent,
+    beneficiaryPercent: record.beneficiary?.share ?? null,
+  });
+}
+
+/** The index keys its status implies (a seller sees an order once it is paid for). */
+export function indexKeysOf(record: OrderRecord): Record<string, string> {
+  const keys: Record<string, string> = {
+    gsi1pk: buyerPartition(record.buyer.id),
+    gsi1sk: record.id,
+  };
+  if (!isBooked(record) && record.status !== 'order_expired') {
+    keys.gsi2pk = sellerPartition(record.seller.id);
+    keys.gsi2sk = record.id;
+    keys.gsi3pk = offeringOrdersPartition(record.offering_id);
+    keys.gsi3sk = record.id;
+  }
+  return keys;
+}
+
+export function nftUniqueIdOf(itemId: string, serial: number): string {
+  return `${itemId}-${String(serial).padStart(3, '0')}`;
+}
+
+type OrderAction = Order['actions'][number];
+
+function actionsOf(record: OrderRecord, role: 'buyer' | 'seller', now: Date): OrderAction[] {
+  const actions: OrderAction[] = [];
+  if (role === 'buyer') {
+    if (isBooked(record) && now.getTime() < Date.parse(record.booking_expires_at)) {
+      actions.push('pay');
+    }
+    if (canConfirmReceipt(record)) actions.push('confirm_receipt');
+    return actions;
+  }
+  if (canShip(record)) actions.push('ship');
+  if (
+    record.status === 'checkout_complete' &&
+    (!record.balance_requested || record.payment_error !== null)
+  ) {
+    actions.push('ready');
+  }
+  if (canCancel(record)) actions.push('cancel');
+  return actions;
+}
+
+/** The order as the buyer or the seller sees it. */
+export function toOrder(
+  record: OrderRecord,
+  viewerId: string,
+  imagesBaseUrl: string,
+  now: Date,
+): Order {
+  const role = viewerId === record.seller.id ? 'seller' : 'buyer';
+  const total = totalOf(record);
+  const dueNow = dueNowOf(record);
+  const paid = paidOf(record);
+  const split = splitOf(record, total);
+  return {
+    id: record.id,
+    status: record.status,
+    scope: 'market',
+    subScope: record.sub_scope,
+    ordergroupid: record.id,
+    offering_id: record.offering_id,
+    item: {
+      id: record.item.id,
+      title: record.item.title,
+      product_type: record.item.product_type,
+      image: imageUrls(record.item.image, imagesBaseUrl),
+    },
+    seller: record.seller,
+    buyer: record.buyer,
+    sellerNick: record.seller.nick,
+    lineItems: [
+      {
+        id: record.offering_id,
+        name: record.item.title,
+        deposit: record.unit_deposit,
+        currency: record.currency as Order['currency'],
+        amount: record.unit_price,
+        quantity: record.quantity,
+        nftuniqueids: record.serials.map((serial) => nftUniqueIdOf(record.item.id, serial)),
+      },
+    ],
+    currency: record.currency as Order['currency'],
+    payment_mode: record.payment_mode,
+    total,
+    due_now: dueNow,
+    balance_due: record.payment_mode === 'deposit' ? Math.max(0, total - paid) : 0,
+    paid,
+    refunded: record.refunded,
+    split: {
+      gross: split.gross.amount,
+      fee: split.fee.amount,
+      royalty: split.royalty.amount,
+      creator: split.creator.amount,
+      beneficiary: split.beneficiary.amount,
+      seller: split.seller.amount,
+      first_sale: record.first_sale,
+      royalty_percent: record.first_sale ? null : record.royalty_percent,
+      beneficiary_percent: record.beneficiary?.share ?? null,
+    },
+    payments: record.payments.map((payment) => ({
+      kind: payment.kind,
+      amount: payment.amount,
+      currency: record.currency as Order['currency'],
+      status: payment.status,
+      payment_intent_id: payment.payment_intent_id,
+      receipt_url: payment.receipt_url,
+      paid_at: payment.paid_at,
+    })),
+    transfers:
+      role === 'seller' || record.transfers.some((entry) => entry.user.id === viewerId)
+        ? record.transfers.map((entry) => ({
+            party: entry.party,
+            user: entry.user,
+            amount: entry.amount,
+            currency: record.currency as Order['currency'],
+            state: entry.state,
+            transfer_id: entry.transfer_id,
+          }))
+        : [],
+    delivery: record.delivery,
+    postaladdress: record.postaladdress,
+    pickup: record.pickup,
+    fulfilment: record.fulfilment,
+    shipment: record.shipment,
+    release_at: record.release_at,
+    booking_expires_at: record.booking_expires_at,
+    cancel_reason: record.cancel_reason,
+    payment_error: record.payment_error,
+    timeline: record.timeline,
+    actions: actionsOf(record, role, now),
+    role,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}

@@ -1,0 +1,86 @@
+import type { ServerMessageDraft } from '../../shared/realtime/messages';
+import type { ListingEffect, OfferingRecord } from '../offerings/index';
+import type { ItemsRepo } from '../items/index';
+import type { NotifyInput } from '../notifications/index';
+import type { CheckoutFacts, OrderCharge, PaymentFacts } from '../payments/index';
+import type { OrdersRepo } from './orders.repo';
+
+/**
+ * What the orders domain needs (composition in orders.deps.ts; fakes in tests): its repo, and the
+ * other domains' public modules — items (copies, provenance, holdings), offerings (the offering
+ * sold from), payments (every Stripe call), notifications and the live channel, and the two
+ * timers (booking expiry, payout release) that run as workflows.
+ */
+export interface OrderPayments {
+  createCheckout(
+    charge: OrderCharge,
+    input: {
+      successPath: string;
+      cancelPath: string;
+      expiresAt: Date;
+      saveCard: boolean;
+      idempotencyKey: string;
+    },
+    now: Date,
+  ): Promise<{ session_id: string; url: string; expires_at: string }>;
+  retrieveCheckout(sessionId: string): Promise<CheckoutFacts | undefined>;
+  expireCheckout(sessionId: string): Promise<void>;
+  chargeSavedCard(
+    charge: OrderCharge,
+    input: {
+      paymentMethod: string | undefined;
+      offSession: boolean;
+      returnPath: string;
+      idempotencyKey: string;
+    },
+    now: Date,
+  ): Promise<PaymentFacts>;
+  retrievePayment(paymentIntentId: string): Promise<PaymentFacts | undefined>;
+  refund(input: {
+    paymentIntentId: string;
+    orderId: string;
+    amount?: number;
+    idempotencyKey: string;
+  }): Promise<{ refund_id: string; amount: number; status: string | null; created: string }>;
+  payoutAccountOf(userId: string): Promise<string | undefined>;
+  transfer(input: {
+    accountId: string;
+    amount: number;
+    currency: string;
+    orderId: string;
+    chargeId: string;
+    party: string;
+    idempotencyKey: string;
+  }): Promise<{ transfer_id: string; created: string }>;
+  reverseTransfer(input: {
+    transferId: string;
+    orderId: string;
+    idempotencyKey: string;
+  }): Promise<{ created: string } | null>;
+}
+
+export type OrderItemsRepo = Pick<
+  ItemsRepo,
+  'getItem' | 'listCopies' | 'getCopy' | 'lastHistory' | 'getHolding'
+>;
+
+export interface OrderOfferings {
+  get(offeringId: string): Promise<OfferingRecord | undefined>;
+  /** The effects of a committed sale (market entries, the seller's tabs). */
+  afterSale(record: OfferingRecord, effects: readonly ListingEffect[]): Promise<void>;
+}
+
+export interface OrdersDeps {
+  repo: OrdersRepo;
+  items: OrderItemsRepo;
+  offerings: OrderOfferings;
+  payments: OrderPayments;
+  partyOf(userId: string): Promise<{ id: string; nick: string } | undefined>;
+  /** Starts the booking-expiry workflow (idempotent per order). */
+  startBookingExpiry(orderId: string, expiresAt: string): Promise<void>;
+  /** Starts the wait that releases payouts 14 days after shipping (idempotent per order). */
+  startPayoutRelease(orderId: string, releaseAt: string): Promise<void>;
+  notify(input: NotifyInput): Promise<void>;
+  publish(userId: string, message: ServerMessageDraft): Promise<void>;
+  imagesBaseUrl: string;
+}

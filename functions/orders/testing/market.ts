@@ -1,0 +1,195 @@
+import { expect } from 'vitest';
+import { gatewayFetch, twin } from '../../../infra/local/test/twin-context';
+import { call, type TestUser } from '../../accounts/testing/session';
+import type {
+  ListingContract,
+  ListingProgress,
+  OfferingDetail,
+} from '../../../shared/schemas/offerings';
+
+/**
+ * For integration tests of buying (issue 12): a seller onboarded on the Stripe twin's hosted form
+ * (a real connected account that can receive transfers), a buyer's card saved on its hosted
+ * Checkout page, and an offering listed and approved through the real listing workflow.
+ */
+const PAY = '/api/payment-gateway';
+
+export async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Submits a hosted form of the twin (onboarding, Checkout, 3D Secure); answers the redirect. */
+export async function submitForm(url: string, fields: Record<string, string>): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+  expect(response.status).toBe(303);
+  return response.headers.get('location') ?? '';
+}
+
+/** Enters a card on Stripe's (the twin's) hosted Checkout page. */
+export function enterCard(url: string, number: string): Promise<string> {
+  return submitForm(url, {
+    email: 'buyer@example.com',
+    number,
+    expiry: '12 / 34',
+    cvc: '123',
+    name: 'Jo Buyer',
+  });
+}
+
+/** Onboards the user as a seller on the twin (Connect Express, verified) and waits for it. */
+export async function onboardSeller(user: TestUser, country = 'es'): Promise<void> {
+  const begin = await call<{ url: string }>('POST', `${PAY}/onboarding-minter/begin`, {
+    token: user.accessToken,
+    body: { country },
+  });
+  expect(begin.status).toBe(200);
+  await submitForm(begin.json.data.url, { choice: 'complete' });
+  await until(
+    () =>
+      call<{ minter_completed: boolean }>('GET', `${PAY}/onboarding-minter/check`, {
+        token: user.accessToken,
+      }),
+    (answer) => answer.json.data?.minter_completed === true,
+  );
+}
+
+/** Saves a card for the user through the hosted setup page. */
+export async function addCard(user: TestUser, number = '4242424242424242'): Promise<void> {
+  const setup = await call<{ url: string }>('POST', `${PAY}/create-setup-intent`, {
+    token: user.accessToken,
+    body: { type: 'card' },
+  });
+  expect(setup.status).toBe(200);
+  await enterCard(setup.json.data.url, number);
+  await until(
+    () =>
+      call<{ payment_methods: { id: string; default: boolean }[] }>(
+        'GET',
+        `${PAY}/payment-methods`,
+        { token: user.accessToken },
+      ),
+    (answer) => (answer.json.data?.payment_methods ?? []).some((card) => card.default),
+  );
+}
+
+const HOUR = 3_600_000;
+
+/** Lists the item's copies at a fixed price and has support approve it; answers the offering. */
+export async function listApproved(
+  seller: TestUser,
+  admin: TestUser,
+  itemId: string,
+  extra: Partial<ListingContract> = {},
+): Promise<OfferingDetail> {
+  const offering: ListingContract = {
+    item_id: itemId,
+    type: 'fixed',
+    copies: 1,
+    currency: 'EUR',
+    price: 2500,
+    payment_mode: 'fullprice',
+    deposit: null,
+    buy_price: null,
+    multi_copy: false,
+    start_at: new Date().toISOString(),
+    end_at: new Date(Date.now() + 48 * HOUR).toISOString(),
+    categories: ['art'],
+    notes: '',
+    terms: 'None',
+    access: 'public',
+    invited: [],
+    collection_id: null,
+    ...extra,
+  };
+  const response = await gatewayFetch(`/api/users/${seller.id}/offering/create`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${seller.accessToken}`,
+      'idempotency-key': `list-${itemId}-${offering.copies}`,
+    },
+    body: JSON.stringify({ offering }),
+  });
+  expect(response.status).toBe(202);
+  const { data } = (await response.json()) as { data: ListingProgress };
+  const offeringId = data.offeringId;
+  await until(
+    () =>
+      call<ListingProgress>('POST', `/api/users/${seller.id}/offering/create/status`, {
+        token: seller.accessToken,
+        body: { offeringId },
+      }),
+    (answer) => answer.json.data?.step === 'done',
+  );
+  const approved = await until(
+    () =>
+      call<OfferingDetail>('POST', `/api/admin/offerings/${offeringId}/validate`, {
+        token: admin.accessToken,
+        body: { decision: 'approve' },
+      }),
+    (answer) => answer.status === 200,
+  );
+  expect(approved.status).toBe(200);
+  return (
+    await until(
+      () =>
+        call<OfferingDetail>(
+          'POST',
+          `/api/users/${seller.id}/offering/getofferingbyid/${offeringId}`,
+          { token: seller.accessToken, body: {} },
+        ),
+      (answer) => answer.json.data?.status === 'validated',
+    )
+  ).json.data;
+}
+
+/** The twin's Stripe state, as /dev/stripe.json lists it. */
+export async function stripeState(): Promise<{
+  payments: {
+    id: string;
+    amount: number;
+    amount_refunded?: number;
+    transfer_group: string | null;
+    status: string;
+  }[];
+  transfers: {
+    id: string;
+    amount: number;
+    destination: string;
+    transfer_group: string | null;
+    source_transaction: string | null;
+    amount_reversed?: number;
+  }[];
+}> {
+  return (await (await gatewayFetch('/dev/stripe.json')).json()) as never;
+}
+
+/** Holds or releases the Stripe twin's webhook deliveries whose JSON contains `match`. */
+export async function webhooks(
+  action: 'hold' | 'release',
+  match: string,
+  options: { copies?: number; order?: 'shuffled' } = {},
+): Promise<void> {
+  const query = new URLSearchParams({ match });
+  if (options.copies !== undefined) query.set('copies', String(options.copies));
+  if (options.order !== undefined) query.set('order', options.order);
+  const response = await fetch(`${twin().urls.stripe}/dev/webhooks/${action}?${query.toString()}`, {
+    method: 'POST',
+  });
+  expect(response.status).toBeLessThan(300);
+}
