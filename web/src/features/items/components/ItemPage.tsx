@@ -25,9 +25,11 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '@shared/dates';
+import type { CurrencyCode } from '@shared/money';
 import type { Copy, ItemDetail, ItemImage } from '@shared/schemas/items';
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
+import { priceText } from '../../../lib/offeringFormat';
 import { Link as RouterLink, useParams } from 'react-router';
 import { Fact } from '../../../components/FactsGrid';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
@@ -507,6 +509,9 @@ function HistoryDialog({
                   </Typography>
                   <Typography variant="body2">
                     {record.from_nick ? `@${record.from_nick} → ` : ''}@{record.to_nick}
+                    {record.price
+                      ? ` · ${priceText(record.price.amount, record.price.currency as CurrencyCode)}`
+                      : ''}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
                     {formatDateTime(record.at, { timeZone: viewerZone() })} ·{' '}
