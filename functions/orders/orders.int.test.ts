@@ -18,12 +18,18 @@ import type {
   OrderPage,
   PostalAddress,
 } from '../../shared/schemas/orders';
+import { allCopies } from '../items/index';
+import { putSellers, sellerProfile } from '../profiles/testing/sellers';
+import { expireBooking, preorder } from './booking';
+import { ordersDeps } from './orders.deps';
 import {
   addCard,
   enterCard,
   listApproved,
   onboardSeller,
+  payOutside,
   stripeState,
+  submitForm,
   until,
   webhooks,
 } from './testing/market';
@@ -284,5 +290,218 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     ).toEqual([4900]);
     const sold = await offeringOf(seller, offering.id);
     expect(sold.json.data.copies_left).toBe(1);
+  });
+
+  it('the seller cancels a paid order: a full refund, the copies back with a refunded record, once', async () => {
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 3,
+      title: 'Vase',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 3, price: 3000 });
+    const booked = await book(buyer, offering.id, 2, ADDRESS);
+    const order = booked.json.data;
+    await call<CardPayment>('POST', '/api/payment-gateway/create-payment-intent', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    await waitStatus(buyer, order.id, 'paid');
+    // The buyer cannot cancel; the seller can, before shipping.
+    const notSeller = await call(
+      'POST',
+      `/api/users/${buyer.id}/offering/updateorder/${order.id}`,
+      {
+        token: buyer.accessToken,
+        body: { action: 'cancel' },
+      },
+    );
+    expect(notSeller.status).toBe(403);
+    const cancelled = await call<Order>(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${order.id}`,
+      { token: seller.accessToken, body: { action: 'cancel', reason: 'Broken in the workshop' } },
+    );
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.data).toMatchObject({
+      status: 'cancelled',
+      cancel_reason: 'Broken in the workshop',
+      refunded: 6000,
+    });
+    // A second cancel (a double click) answers the order as it is.
+    const twice = await call<Order>(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${order.id}`,
+      { token: seller.accessToken, body: { action: 'cancel' } },
+    );
+    expect(twice.json.data.status).toBe('cancelled');
+    // charge.refunded (our own refund) arrives too: still one refund of the whole payment.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const stripe = await stripeState();
+    const payments = stripe.payments.filter((entry) => entry.transfer_group === order.id);
+    expect(payments.map((entry) => [entry.amount, entry.refunded])).toEqual([[6000, 6000]]);
+    const final = await orderOf(buyer, order.id);
+    expect(final.json.data).toMatchObject({ status: 'cancelled', refunded: 6000 });
+    expect(final.json.data.transfers.every((entry) => entry.state === 'reversed')).toBe(true);
+    // The copies are the seller's again, each with its refunded record after the sale.
+    for (const copyId of final.json.data.lineItems[0]?.nftuniqueids ?? []) {
+      const history = await call<History>(
+        'GET',
+        `/api/users/${seller.id}/token/gethistoric/${copyId}`,
+        { token: seller.accessToken },
+      );
+      expect(history.json.data.verified).toBe(true);
+      expect(history.json.data.records.map((record) => [record.event, record.to_id])).toEqual([
+        ['minted', seller.id],
+        ['sold', buyer.id],
+        ['refunded', seller.id],
+      ]);
+    }
+  });
+
+  it('a payment after the booking expired is honoured when the copies are free, else refunded', async () => {
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 1,
+      product_type: 'digital',
+      title: 'Poem',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 1, price: 700 });
+    const deps = ordersDeps();
+    const later = new Date(Date.now() + 6 * 60_000);
+
+    // Expired, nobody took the copy: the late payment is honoured.
+    const first = (await book(buyer, offering.id, 1)).json.data;
+    expect(await expireBooking(deps, first.id, later)).toMatchObject({ status: 'order_expired' });
+    const refused = await call('POST', '/api/payment-gateway/checkout/create', {
+      token: buyer.accessToken,
+      body: { order_id: first.id },
+    });
+    expect(refused.status).toBe(409);
+    expect((refused.json as { error: { code: string } }).error.code).toBe(
+      'checkout.errors.order_expired',
+    );
+    await payOutside(first.id, buyer.id, 700);
+    const honoured = await waitStatus(buyer, first.id, 'fulfilled');
+    expect(honoured.paid).toBe(700);
+    expect((await offeringOf(seller, offering.id)).json.data.status).toBe('sold');
+
+    // Another offering: the copy is booked by someone else meanwhile, so the late payment is
+    // refunded at once and the buyer is told.
+    const item2 = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 1,
+      product_type: 'digital',
+      title: 'Essay',
+    });
+    const offering2 = await listApproved(seller, admin, item2.id, { copies: 1, price: 900 });
+    const late = (await book(buyer, offering2.id, 1)).json.data;
+    await expireBooking(deps, late.id, later);
+    const other = await newUser(RUN);
+    const taken = (await book(other, offering2.id, 1)).json.data;
+    expect(taken.status).toBe('accepted');
+    await payOutside(late.id, buyer.id, 900);
+    const expired = await waitStatus(buyer, late.id, 'payment_expired');
+    expect(expired.refunded).toBe(900);
+    expect((await orderOf(other, taken.id)).json.data.status).toBe('accepted');
+  });
+
+  it('a declined card keeps the booking; a card needing authentication pays after the bank', async () => {
+    const declined = await newUser(RUN);
+    await addCard(declined, '4000000000000341');
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 2,
+      product_type: 'digital',
+      title: 'Print',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 2, price: 1200 });
+    const order = (await book(declined, offering.id, 1)).json.data;
+    const refusedCard = await call<CardPayment>(
+      'POST',
+      '/api/payment-gateway/create-payment-intent',
+      { token: declined.accessToken, body: { order_id: order.id } },
+    );
+    expect(refusedCard.status).toBe(200);
+    expect(refusedCard.json.data).toMatchObject({
+      status: 'failed',
+      error: 'checkout.errors.card_declined',
+    });
+    const still = (await orderOf(declined, order.id)).json.data;
+    expect(still.status).toBe('payment_intent_created');
+    expect(still.actions).toEqual(['pay']);
+    expect(still.payment_error).not.toBeNull();
+
+    const strict = await newUser(RUN);
+    await addCard(strict, '4000002500003155');
+    const second = (await book(strict, offering.id, 1)).json.data;
+    const asked = await call<CardPayment>('POST', '/api/payment-gateway/create-payment-intent', {
+      token: strict.accessToken,
+      body: { order_id: second.id },
+    });
+    expect(asked.json.data.status).toBe('requires_action');
+    expect(asked.json.data.next_action_url).toMatch(/\/authenticate\/pi_/);
+    expect((await orderOf(strict, second.id)).json.data.status).toBe('payment_intent_created');
+    const back = await submitForm(asked.json.data.next_action_url as string, {
+      choice: 'complete',
+    });
+    expect(back).toContain(`/account/orders/${second.id}`);
+    await waitStatus(strict, second.id, 'fulfilled');
+  });
+
+  it('200 buyers racing for 10 copies: exactly 10 bookings, 10 paid orders, nothing oversold', async () => {
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 10,
+      product_type: 'digital',
+      title: 'Limited',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 10, price: 500 });
+    const buyers = Array.from({ length: 200 }, (_, index) =>
+      sellerProfile(`${RUN}r${index}`.slice(0, 20), 0),
+    );
+    await putSellers(...buyers);
+    const deps = ordersDeps();
+    const outcomes = await Promise.allSettled(
+      buyers.map((profile) =>
+        preorder(
+          deps,
+          {
+            callerId: profile.id,
+            offeringId: offering.id,
+            quantity: 1,
+            postaladdress: null,
+            idempotencyKey: undefined,
+          },
+          new Date(),
+        ),
+      ),
+    );
+    const booked = outcomes.flatMap((outcome) =>
+      outcome.status === 'fulfilled' ? [outcome.value] : [],
+    );
+    const refusals = outcomes.flatMap((outcome) =>
+      outcome.status === 'rejected' ? [(outcome.reason as { code?: string }).code] : [],
+    );
+    expect(booked).toHaveLength(10);
+    expect(new Set(refusals)).toEqual(new Set(['market.buy.errors.booked']));
+    const serials = booked.flatMap((order) => order.lineItems[0]?.nftuniqueids ?? []);
+    expect(new Set(serials).size).toBe(10);
+
+    await Promise.all(booked.map((order) => payOutside(order.id, order.buyer.id, 500)));
+    const states = await until(
+      () => Promise.all(booked.map((order) => deps.repo.get(order.id))),
+      (records) => records.every((record) => record?.status === 'fulfilled'),
+      60_000,
+    );
+    expect(states).toHaveLength(10);
+    const sold = await offeringOf(seller, offering.id);
+    expect(sold.json.data).toMatchObject({ status: 'sold', copies_left: 0 });
+    const copies = await allCopies(deps.items, item.id);
+    const owners = copies.map((copy) => copy.owner_id);
+    expect(new Set(owners).size).toBe(10);
+    expect(owners).not.toContain(seller.id);
+    expect(copies.every((copy) => copy.status === 'available' && copy.order_id === undefined)).toBe(
+      true,
+    );
   });
 });

@@ -1,4 +1,6 @@
+import Stripe from 'stripe';
 import { expect } from 'vitest';
+import { STRIPE_ENV } from '../../core/env';
 import { gatewayFetch, twin } from '../../../infra/local/test/twin-context';
 import { call, type TestUser } from '../../accounts/testing/session';
 import type {
@@ -75,7 +77,12 @@ export async function addCard(user: TestUser, number = '4242424242424242'): Prom
     body: { type: 'card' },
   });
   expect(setup.status).toBe(200);
-  await enterCard(setup.json.data.url, number);
+  const next = await enterCard(setup.json.data.url, number);
+  if (/\/authenticate\/seti_/.test(next)) {
+    // A card that asks for authentication (3155): the buyer approves it at the bank.
+    const back = await submitForm(next, { choice: 'complete' });
+    await fetch(back, { redirect: 'manual' });
+  }
   await until(
     () =>
       call<{ payment_methods: { id: string; default: boolean }[] }>(
@@ -163,7 +170,8 @@ export async function stripeState(): Promise<{
   payments: {
     id: string;
     amount: number;
-    amount_refunded?: number;
+    /** Refunded so far (minor units). */
+    refunded: number;
     transfer_group: string | null;
     status: string;
   }[];
@@ -192,4 +200,34 @@ export async function webhooks(
     method: 'POST',
   });
   expect(response.status).toBeLessThan(300);
+}
+
+/** The official SDK pointed at the Stripe twin (what a buyer's browser and Stripe do, in tests). */
+export function twinStripe(): Stripe {
+  const env = process.env;
+  return new Stripe(env[STRIPE_ENV.secretKey] ?? '', {
+    host: env[STRIPE_ENV.host] ?? 'localhost',
+    port: Number(env[STRIPE_ENV.port]),
+    protocol: env[STRIPE_ENV.protocol] === 'https' ? 'https' : 'http',
+  });
+}
+
+/**
+ * A payment made for an order outside our calls, as Stripe would complete it (a Checkout page
+ * left open past the booking): a confirmed PaymentIntent with the order's metadata.
+ */
+export async function payOutside(
+  orderId: string,
+  userId: string,
+  amount: number,
+  currency = 'eur',
+): Promise<Stripe.PaymentIntent> {
+  return twinStripe().paymentIntents.create({
+    amount,
+    currency,
+    payment_method: 'pm_card_visa',
+    confirm: true,
+    transfer_group: orderId,
+    metadata: { order_id: orderId, user_id: userId, kind: 'full' },
+  });
 }
