@@ -27,7 +27,7 @@ async function json<T>(response: Response): Promise<T> {
   return (JSON.parse(text) as { data: T }).data;
 }
 
-async function account(twin: Twin, stamp: string, email: string) {
+export async function account(twin: Twin, stamp: string, email: string) {
   const cognito = new CognitoIdentityProviderClient({
     region: 'us-east-1',
     endpoint: twin.urls.cognito,

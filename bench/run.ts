@@ -24,7 +24,10 @@
  * 12. A market page of 50 offerings with filters on: p50/p95 through the local gateway next to the
  *     raw Query of its partition, interleaved, and the DynamoDB requests per page (goal 1); 13.
  *     listing a 200-copy item end to end (bench/market.ts).
- * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- market` runs 12 and 13 only; `npm run bench -- web-js` runs 6 only (seconds);
+ * 14. Checkout: book one copy, pay with the saved card, fulfilled: p50/p95 next to the market page
+ *     in the same run (goal ≤ 5× at p95), and the DynamoDB requests, write units and Stripe calls
+ *     per order (bench/checkout.ts).
+ * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- market` runs 12 and 13 only; `npm run bench -- checkout` runs 14 only; `npm run bench -- web-js` runs 6 only (seconds);
  * `npm run bench -- webhook` runs 9 only; `npm run bench -- notify` runs 10 and 11 only.
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
@@ -47,6 +50,7 @@ import { benchMint } from './mint';
 import { benchWebhook } from './webhook';
 import { benchFanOut, benchNotifyToBell } from './notify';
 import { benchMarket } from './market';
+import { benchCheckout } from './checkout';
 import { benchLighthouse } from './lighthouse';
 import { benchWebJs } from './web-js';
 import { kib, median, ms, percentile, table } from './stats';
@@ -60,6 +64,7 @@ const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 100);
 const NOTIFIES = Number(process.env.BENCH_NOTIFIES ?? 200);
 const FAN_OUT_FOLLOWERS = Number(process.env.BENCH_FANOUT_FOLLOWERS ?? 10_000);
 const MARKET_REQUESTS = Number(process.env.BENCH_MARKET_REQUESTS ?? 300);
+const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 40);
 
 async function bundles() {
   const outDir = path.join(REPO_ROOT, 'dist', 'bench-functions');
@@ -169,8 +174,10 @@ async function latency() {
     const notifyToBell = await benchNotifyToBell(twin, NOTIFIES);
     const fanOut = await benchFanOut(twin, FAN_OUT_FOLLOWERS);
     const market = await benchMarket(twin, MARKET_REQUESTS);
+    const checkout = await benchCheckout(twin, CHECKOUTS);
     return {
       market,
+      checkout,
       login,
       mint,
       webhook,
@@ -239,6 +246,15 @@ async function main() {
     const twin = await startTwin({ mode: 'test' });
     try {
       write('webhook.json', { webhook: await benchWebhook(twin, WEBHOOKS) });
+    } finally {
+      await twin.stop();
+    }
+    return;
+  }
+  if (args.includes('checkout')) {
+    const twin = await startTwin({ mode: 'test' });
+    try {
+      write('checkout.json', { checkout: await benchCheckout(twin, CHECKOUTS) });
     } finally {
       await twin.stop();
     }

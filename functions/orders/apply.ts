@@ -49,6 +49,13 @@ export interface AppliedOrder {
 export interface ApplyOptions {
   /** A caller's action: a refused event that is not a replay throws its code. */
   strict: boolean;
+  /**
+   * A user's call is waiting (the saved-card payment, the return page): a sale's aftermath that
+   * nobody waits for — the seller's and buyer's notifications, the market entries, the payouts,
+   * the wallet lines — is left to the payment's webhook (payment_intent.succeeded, redelivered by
+   * Stripe until handled), which finds the order paid and runs `settleAfterPayment`.
+   */
+  defer?: boolean;
   /** Fields written with the event (a payment recorded, shipping details), from the record read. */
   patch?: (record: OrderRecord) => Partial<OrderRecord>;
 }
@@ -85,8 +92,12 @@ export async function applyOrderEvent(
       version: record.version + 1,
     };
     if (!(await deps.repo.save(next, record.version))) continue;
-    await performEffects(deps, next, outcome.effects, now);
-    return { record: (await deps.repo.get(orderId)) ?? next, applied: true };
+    await performEffects(deps, next, outcome.effects, now, options.defer === true);
+    const effectsWrote = outcome.effects.some((effect) => effect !== 'updated');
+    return {
+      record: effectsWrote ? ((await deps.repo.get(orderId)) ?? next) : next,
+      applied: true,
+    };
   }
   throw new DomainError('unavailable', { message: 'The order is busy; try again.' });
 }
@@ -145,13 +156,18 @@ function paymentLine(record: OrderRecord, payment: StoredPayment): WalletActivit
   };
 }
 
+/** What a waiting call leaves to the payment's webhook (ApplyOptions.defer). */
+const DEFERRED: ReadonlySet<OrderEffect> = new Set(['notify_paid', 'payout']);
+
 export async function performEffects(
   deps: OrdersDeps,
   record: OrderRecord,
   effects: readonly OrderEffect[],
   now: Date,
+  defer = false,
 ): Promise<void> {
   for (const effect of effects) {
+    if (defer && DEFERRED.has(effect)) continue;
     switch (effect) {
       case 'updated':
         await Promise.all(
@@ -165,7 +181,7 @@ export async function performEffects(
         );
         break;
       case 'honour':
-        await honour(deps, record.id, now);
+        await honour(deps, record, now, defer);
         break;
       case 'refund':
         await refundAll(deps, record.id, now);
@@ -268,20 +284,27 @@ export async function performEffects(
  * replaced by another free copy of the offering; when the offering cannot give them all, the
  * payment is refunded (`payment_expired`).
  */
-async function honour(deps: OrdersDeps, orderId: string, now: Date): Promise<void> {
+async function honour(
+  deps: OrdersDeps,
+  known: OrderRecord,
+  now: Date,
+  defer: boolean,
+): Promise<void> {
   const at = now.toISOString();
+  const orderId = known.id;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const order = await deps.repo.get(orderId);
+    // The order as just written on the first attempt; read again after a lost race.
+    const order = attempt === 0 ? known : await deps.repo.get(orderId);
     if (order?.status !== 'payment_intent_success') return;
-    const [offering, item] = await Promise.all([
+    const [offering, item, copies] = await Promise.all([
       deps.offerings.get(order.offering_id),
       deps.items.getItem(order.item.id),
+      allCopies(deps.items, order.item.id),
     ]);
     if (offering === undefined || item === undefined) {
       await notHonourable(deps, orderId, now);
       return;
     }
-    const copies = await allCopies(deps.items, order.item.id);
     const chosen = chooseCopies(order, copies, offering.id, now);
     const sale = saleOf(deps.repo.tableName, offering, order.quantity, now);
     if (chosen === null || !sale.ok) {
@@ -344,14 +367,20 @@ async function honour(deps: OrdersDeps, orderId: string, now: Date): Promise<voi
       deps.repo.activityPiece(order.seller.id, order.id, 'seller'),
     ];
     if (!(await deps.repo.commit(pieces))) continue;
-    await deps.offerings.afterSale(sale.next, sale.effects);
-    for (const payment of next.payments.filter((entry) => entry.status === 'succeeded')) {
-      await deps.repo.putWalletEntry(next.buyer.id, paymentLine(next, payment));
+    if (!defer) {
+      await deps.offerings.afterSale(sale.next, sale.effects);
+      await writePaymentLines(deps, next);
     }
-    await performEffects(deps, next, outcome.effects, now);
+    await performEffects(deps, next, outcome.effects, now, defer);
     return;
   }
   throw new DomainError('unavailable', { message: 'The order is busy; try again.' });
+}
+
+async function writePaymentLines(deps: OrdersDeps, record: OrderRecord): Promise<void> {
+  for (const payment of record.payments.filter((entry) => entry.status === 'succeeded')) {
+    await deps.repo.putWalletEntry(record.buyer.id, paymentLine(record, payment));
+  }
 }
 
 /** The booked copies still to be had, topped up with other free copies of the offering. */
@@ -747,8 +776,10 @@ export async function recordPayment(
     error_code: string | null;
   },
   now: Date,
+  options: { defer?: boolean } = {},
 ): Promise<AppliedOrder> {
   const at = now.toISOString();
+  const defer = options.defer === true;
   const stored: StoredPayment = {
     kind,
     amount: facts.amount,
@@ -837,7 +868,7 @@ export async function settleAfterPayment(
   const record = await deps.repo.get(orderId);
   if (record === undefined) return;
   if (record.status === 'payment_intent_success') {
-    await honour(deps, orderId, now);
+    await honour(deps, record, now, false);
     return;
   }
   if (
@@ -849,6 +880,7 @@ export async function settleAfterPayment(
   }
   const offering = await deps.offerings.get(record.offering_id);
   if (offering !== undefined) await deps.offerings.afterSale(offering, saleEffectsOf(offering));
+  await writePaymentLines(deps, record);
   const effects: OrderEffect[] = ['notify_paid'];
   if (record.status === 'fulfilled' && record.delivery === 'none') effects.push('payout');
   await performEffects(deps, record, effects, now);

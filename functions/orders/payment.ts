@@ -102,7 +102,7 @@ export async function checkoutStatus(
   }
   // The return page may arrive before the webhook: converge now (idempotent).
   if (facts.status === 'complete' && facts.payment_intent_id !== null && facts.order_id !== null) {
-    await paymentIntentChanged(deps, facts.payment_intent_id, now);
+    await paymentIntentChanged(deps, facts.payment_intent_id, now, { defer: true });
   }
   return {
     session_id: facts.session_id,
@@ -124,6 +124,7 @@ export async function payWithSavedCard(
 ): Promise<CardPayment> {
   const record = await buyersOrder(deps, input.orderId, input.callerId);
   requirePayable(record, now);
+  // The spec's payment_intent_created: the intent is made next, whatever comes of it.
   await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, { strict: true });
   const facts = await deps.payments.chargeSavedCard(
     chargeOf(record),
@@ -135,7 +136,7 @@ export async function payWithSavedCard(
     },
     now,
   );
-  await recordPayment(deps, record.id, chargeOf(record).kind, facts, now);
+  await recordPayment(deps, record.id, chargeOf(record).kind, facts, now, { defer: true });
   const status: CardPayment['status'] =
     facts.status === 'succeeded'
       ? 'succeeded'
@@ -167,6 +168,7 @@ export async function paymentIntentChanged(
   deps: OrdersDeps,
   paymentIntentId: string,
   now: Date,
+  options: { defer?: boolean } = {},
 ): Promise<void> {
   const facts = await deps.payments.retrievePayment(paymentIntentId);
   if (facts?.order_id === null || facts === undefined) return;
@@ -203,6 +205,7 @@ export async function paymentIntentChanged(
     kind,
     { ...facts, status: facts.status === 'requires_payment_method' ? 'failed' : facts.status },
     now,
+    options,
   );
 }
 

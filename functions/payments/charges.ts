@@ -68,7 +68,12 @@ async function factsOf(stripe: Stripe, intent: Stripe.PaymentIntent): Promise<Pa
   const chargeId = idOf(intent.latest_charge as string | { id: string } | null);
   let receipt: string | null = null;
   let refunded = 0;
-  if (chargeId !== null) {
+  const expanded = intent.latest_charge;
+  if (expanded !== null && typeof expanded === 'object') {
+    // Asked for with `expand: ['latest_charge']`: no second call.
+    receipt = expanded.receipt_url ?? null;
+    refunded = expanded.amount_refunded;
+  } else if (chargeId !== null) {
     const charge = await stripe.charges.retrieve(chargeId);
     receipt = charge.receipt_url ?? null;
     refunded = charge.amount_refunded;
@@ -95,7 +100,9 @@ export async function retrievePayment(
 ): Promise<PaymentFacts | undefined> {
   const stripe = await deps.stripe();
   try {
-    const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
+    const intent = await stripe.paymentIntents.retrieve(paymentIntentId, {
+      expand: ['latest_charge'],
+    });
     return await factsOf(stripe, intent);
   } catch (error) {
     if (isMissing(error)) return undefined;
@@ -266,6 +273,7 @@ export async function chargeSavedCard(
     confirm: true,
     transfer_group: charge.orderId,
     metadata: metadataOf(charge),
+    expand: ['latest_charge'],
     ...(input.offSession
       ? { off_session: true }
       : { return_url: `${deps.webOrigin}${input.returnPath}` }),
