@@ -119,17 +119,21 @@ export async function unlockPack(
   input: { itemId: string; offeringId: string; keep: number; pack: number },
 ): Promise<{ remaining: number }> {
   const copies = await allCopies(repo, input.itemId);
-  // Copies booked for an order are the order's to give back (its booking ends or it is sold).
+  // Copies booked for an order are the order's to give back (its booking ends or it is sold);
+  // a booking whose time passed no longer holds them.
+  const now = new Date().toISOString();
   const held = copies
     .filter(
       (copy) =>
         copy.status === 'blocked' &&
         copy.offering_id === input.offeringId &&
-        copy.order_id === undefined,
+        (copy.order_id === undefined || (copy.booked_until ?? '') < now),
     )
     .map((copy) => copy.serial);
   const extra = held.slice(input.keep);
   const batch = extra.slice(0, input.pack);
-  await Promise.all(batch.map((serial) => repo.unlockCopy(input.itemId, serial, input.offeringId)));
+  await Promise.all(
+    batch.map((serial) => repo.unlockCopy(input.itemId, serial, input.offeringId, now)),
+  );
   return { remaining: extra.length - batch.length };
 }

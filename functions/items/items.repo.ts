@@ -123,7 +123,7 @@ export interface ItemsRepo extends CreationRepo {
    */
   lockCopy(itemId: string, serial: number, ownerId: string, offeringId: string): Promise<boolean>;
   /** The offering's copy back to `available` (only while it is blocked for that offering). */
-  unlockCopy(itemId: string, serial: number, offeringId: string): Promise<boolean>;
+  unlockCopy(itemId: string, serial: number, offeringId: string, now?: string): Promise<boolean>;
   getHistory(nftuniqueid: string): Promise<ProvenanceRecord[]>;
   /** A copy's newest provenance record (strongly consistent). */
   lastHistory(nftuniqueid: string): Promise<ProvenanceRecord | undefined>;
@@ -633,21 +633,22 @@ export function createItemsRepo(deps: {
       }
     },
 
-    async unlockCopy(itemId, serial, offeringId) {
+    async unlockCopy(itemId, serial, offeringId, now = new Date().toISOString()) {
       try {
         await doc.send(
           new UpdateCommand({
             TableName,
             Key: copyKey(itemId, serial),
-            UpdateExpression: 'SET #status = :available REMOVE offering_id',
+            UpdateExpression: 'SET #status = :available REMOVE offering_id, order_id, booked_until',
             // A copy booked for an order stays until its booking ends (orders release it).
             ConditionExpression:
-              '#status = :blocked AND offering_id = :offering AND attribute_not_exists(order_id)',
+              '#status = :blocked AND offering_id = :offering AND (attribute_not_exists(order_id) OR booked_until < :now)',
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: {
               ':blocked': 'blocked',
               ':available': 'available',
               ':offering': offeringId,
+              ':now': now,
             },
           }),
         );

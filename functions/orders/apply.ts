@@ -77,6 +77,16 @@ export async function applyOrderEvent(
           message: `The order is ${record.status}.`,
         });
       }
+      if (outcome.stale) {
+        // A replay (a retried call or task, a redelivered event) may follow an attempt whose
+        // effects stopped short (Stripe down during a refund): the settling effects of where the
+        // order stands run again; each is idempotent and finds little or nothing to do.
+        const resume = resumeEffects(record);
+        if (resume.length > 0 && !options.defer) {
+          await performEffects(deps, record, resume, now);
+          return { record: (await deps.repo.get(orderId)) ?? record, applied: false };
+        }
+      }
       return { record, applied: false };
     }
     const at = now.toISOString();
@@ -154,6 +164,22 @@ function paymentLine(record: OrderRecord, payment: StoredPayment): WalletActivit
     description: `${record.item.title} × ${record.quantity}`,
     order_id: record.id,
   };
+}
+
+/** The idempotent effects that settle an order where it stands (see applyOrderEvent). */
+export function resumeEffects(record: OrderRecord): OrderEffect[] {
+  switch (record.status) {
+    case 'cancelled':
+      return ['refund', 'return_copies', 'reverse_payouts'];
+    case 'payment_expired':
+      return ['refund'];
+    case 'fulfilled':
+      return record.transfers.some((entry) => entry.state === 'held') ? ['payout'] : [];
+    case 'order_expired':
+      return ['release_booking'];
+    default:
+      return [];
+  }
 }
 
 /** What a waiting call leaves to the payment's webhook (ApplyOptions.defer). */
@@ -367,6 +393,8 @@ async function honour(
       deps.repo.activityPiece(order.seller.id, order.id, 'seller'),
     ];
     if (!(await deps.repo.commit(pieces))) continue;
+    // Paid another way (the saved card): the payment page must not take a second payment.
+    if (next.session_id !== null) await deps.payments.expireCheckout(next.session_id);
     if (!defer) {
       await deps.offerings.afterSale(sale.next, sale.effects);
       await writePaymentLines(deps, next);
@@ -445,13 +473,14 @@ async function refundAll(deps: OrdersDeps, orderId: string, now: Date): Promise<
   if (record === undefined) return;
   for (const payment of record.payments) {
     if (payment.payment_intent_id === null) continue;
-    if (payment.status !== 'succeeded' && payment.status !== 'refunded') continue;
+    // Refunded payments are done; a refund that stopped short of marking one is found again
+    // (Stripe answers nothing left to refund, and it is marked).
+    if (payment.status !== 'succeeded') continue;
     const refund = await deps.payments.refund({
       paymentIntentId: payment.payment_intent_id,
       orderId,
       idempotencyKey: `refund:${orderId}:${payment.payment_intent_id}`,
     });
-    if (refund.amount <= 0 && payment.status === 'refunded') continue;
     const updated = await patchOrder(
       deps,
       orderId,
@@ -814,12 +843,49 @@ export async function recordPayment(
     else payments[index] = { ...stored, paid_at: existing?.paid_at ?? stored.paid_at };
     return { payments };
   };
+  const paidTwice = (record: OrderRecord) =>
+    record.payments.some(
+      (entry) =>
+        entry.kind === kind &&
+        entry.payment_intent_id !== facts.payment_intent_id &&
+        (entry.status === 'succeeded' || entry.status === 'refunded'),
+    );
   if (facts.status === 'succeeded') {
-    const outcome = await applyOrderEvent(deps, orderId, { type: 'payment_succeeded', kind }, now, {
-      strict: false,
-      patch: upsert,
-    });
-    if (!outcome.applied) {
+    const before = await deps.repo.get(orderId);
+    if (before === undefined) throw orderNotFound();
+    const outcome = paidTwice(before)
+      ? { record: before, applied: false }
+      : await applyOrderEvent(deps, orderId, { type: 'payment_succeeded', kind }, now, {
+          strict: false,
+          patch: upsert,
+          defer,
+        });
+    if (!outcome.applied && paidTwice(outcome.record)) {
+      // A second payment for what was paid already (a payment page left open after paying with
+      // the saved card): never kept. Refunded once (keyed by payment) and recorded as refunded.
+      const refund = await deps.payments.refund({
+        paymentIntentId: facts.payment_intent_id,
+        orderId,
+        idempotencyKey: `refund:${orderId}:${facts.payment_intent_id}`,
+      });
+      const record = await patchOrder(
+        deps,
+        orderId,
+        (current) =>
+          current.payments.some((entry) => entry.payment_intent_id === facts.payment_intent_id)
+            ? null
+            : {
+                payments: [
+                  ...current.payments,
+                  { ...stored, status: 'refunded', refunded: stored.amount },
+                ],
+                refunded: current.refunded + (refund.amount > 0 ? refund.amount : stored.amount),
+              },
+        now,
+      );
+      return { record, applied: false };
+    }
+    if (!outcome.applied && !defer) {
       // A replay (the webhook after the saved-card call, or a redelivery): the payment is
       // recorded and the sale's idempotent aftermath is repeated, in case a crash cut it short.
       await patchOrder(

@@ -68,6 +68,7 @@ const CANCEL_EFFECTS: OrderEffect[] = [
   'notify_cancelled',
 ];
 const REFUND_EFFECTS: OrderEffect[] = [
+  'refund',
   'return_copies',
   'reverse_payouts',
   'updated',

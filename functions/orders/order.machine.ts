@@ -268,7 +268,9 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
       return go(
         state,
         { status: 'cancelled', cancel_reason: state.cancel_reason, balance_requested: false },
-        ['return_copies', 'reverse_payouts', 'updated', 'notify_cancelled'],
+        // Refunded outside (Stripe's dashboard, a dispute): the other payments of the order (a
+        // deposit order's second charge) are refunded too.
+        ['refund', 'return_copies', 'reverse_payouts', 'updated', 'notify_cancelled'],
         'refunded',
       );
     case 'ready':

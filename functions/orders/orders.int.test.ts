@@ -195,16 +195,14 @@ describe.runIf(hasCognito())('buying on the twin', () => {
       order.id,
       'seller',
     ]);
-    const wallet = await call<{ items: { event: string; amount: number; order_id: string }[] }>(
-      'GET',
-      '/api/payment-gateway/activity',
-      { token: seller.accessToken },
-    );
+    const wallet = await call<{
+      items: { event: string; type: string; amount: number; order_id: string }[];
+    }>('GET', '/api/payment-gateway/activity', { token: seller.accessToken });
     expect(
       wallet.json.data.items
         .filter((entry) => entry.order_id === order.id)
-        .map((entry) => [entry.event, entry.amount]),
-    ).toEqual([['payout', 3918]]);
+        .map((entry) => [entry.event, entry.type, entry.amount]),
+    ).toEqual([['payout', 'sale', 3918]]);
   });
 
   it('pays a physical order on the Checkout page; webhooks 3× shuffled give one sale; ship, confirm, payouts', async () => {
@@ -384,6 +382,19 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     const honoured = await waitStatus(buyer, first.id, 'fulfilled');
     expect(honoured.paid).toBe(700);
     expect((await offeringOf(seller, offering.id)).json.data.status).toBe('sold');
+    // A second payment of the paid order (a page left open) is refunded, not kept.
+    const second = await payOutside(first.id, buyer.id, 700);
+    const kept = (
+      await until(
+        () => orderOf(buyer, first.id),
+        (answer) => answer.json.data?.refunded === 700,
+      )
+    ).json.data;
+    // Paid twice, one of them returned: the order keeps 700.
+    expect(kept).toMatchObject({ status: 'fulfilled', paid: 1400, refunded: 700 });
+    expect(
+      kept.payments.map((payment) => [payment.payment_intent_id, payment.status]),
+    ).toContainEqual([second.id, 'refunded']);
 
     // Another offering: the copy is booked by someone else meanwhile, so the late payment is
     // refunded at once and the buyer is told.

@@ -344,7 +344,13 @@ export function createOrdersRepo(deps: {
         await doc.send(
           new PutCommand({
             TableName,
-            Item: { ...entry, ...walletKey(userId, entry.date, entry.id), type: WALLET_ENTRY_TYPE },
+            // `type` is the item's entity type (every item's); the line's own type is `kind`.
+            Item: {
+              ...entry,
+              ...walletKey(userId, entry.date, entry.id),
+              type: WALLET_ENTRY_TYPE,
+              kind: entry.type,
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
@@ -362,7 +368,12 @@ export function createOrdersRepo(deps: {
         limit,
       });
       return {
-        items: result.items.map((raw) => strip<WalletActivity>(raw)),
+        items: result.items.map((raw) => {
+          const { kind, ...rest } = strip<
+            Omit<WalletActivity, 'type'> & { kind: WalletActivity['type'] }
+          >(raw);
+          return { ...rest, type: kind };
+        }),
         next: result.next,
       };
     },

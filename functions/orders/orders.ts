@@ -118,7 +118,10 @@ export function splitOf(record: OrderRecord, amount: number): Split {
   });
 }
 
-/** The index keys its status implies (a seller sees an order once it is paid for). */
+/**
+ * The index keys its status implies: a seller (and the offering's list) sees an order once a
+ * payment succeeded for it, including one refunded at once (payment_expired).
+ */
 export function indexKeysOf(record: OrderRecord): Record<string, string> {
   const keys: Record<string, string> = {
     gsi1pk: buyerPartition(record.buyer.id),
@@ -170,7 +173,25 @@ export function toOrder(
   const total = totalOf(record);
   const dueNow = dueNowOf(record);
   const paid = paidOf(record);
-  const split = splitOf(record, total);
+  // The split the payouts follow: one per charge (a deposit order has two), summed.
+  const charges = record.payment_mode === 'deposit' ? [dueNow, total - dueNow] : [total];
+  const split = charges
+    .filter((amount) => amount > 0)
+    .map((amount) => splitOf(record, amount))
+    .reduce(
+      (sum, part) => ({
+        gross: { ...sum.gross, amount: sum.gross.amount + part.gross.amount },
+        fee: { ...sum.fee, amount: sum.fee.amount + part.fee.amount },
+        royalty: { ...sum.royalty, amount: sum.royalty.amount + part.royalty.amount },
+        creator: { ...sum.creator, amount: sum.creator.amount + part.creator.amount },
+        beneficiary: {
+          ...sum.beneficiary,
+          amount: sum.beneficiary.amount + part.beneficiary.amount,
+        },
+        seller: { ...sum.seller, amount: sum.seller.amount + part.seller.amount },
+      }),
+      splitOf(record, 0),
+    );
   return {
     id: record.id,
     status: record.status,

@@ -240,6 +240,9 @@ export async function chargeRefunded(
   if (facts.amount_refunded < facts.amount) return; // Partial refunds change nothing here.
   const record = await deps.repo.get(facts.order_id);
   if (record === undefined) return;
+  // Only a payment that paid this order cancels it (not a refunded duplicate or mismatch).
+  const paidWith = record.payments.find((entry) => entry.payment_intent_id === paymentIntentId);
+  if (paidWith === undefined) return;
   await patchOrder(
     deps,
     record.id,
@@ -255,7 +258,7 @@ export async function chargeRefunded(
     },
     now,
   );
-  if (isPaidFor(record)) {
+  if (paidWith.status === 'succeeded' && isPaidFor(record)) {
     await applyOrderEvent(deps, record.id, { type: 'refunded' }, now, { strict: false });
   }
 }

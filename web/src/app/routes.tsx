@@ -13,6 +13,8 @@ import { Root, RouteBoundary } from './Root';
  */
 /** The payments pages share one chunk (features/payments/pages.ts). */
 const paymentsPages = () => import('../features/payments/pages');
+/** The orders pages share one chunk (features/orders/pages.ts). */
+const ordersPages = () => import('../features/orders/pages');
 
 const page = {
   home: lazyPage(
@@ -73,6 +75,13 @@ const page = {
   myMints: lazyPage(
     () => import('../features/items/components/WalletPage'),
     (m) => m.MyMintsRoute,
+  ),
+  myTokensHistory: lazyPage(ordersPages, (m) => m.TokensHistoryRoute),
+  order: lazyPage(ordersPages, (m) => m.OrderRoute),
+  activity: lazyPage(ordersPages, (m) => m.ActivityRoute),
+  checkout: lazyPage(
+    () => import('../features/checkout/components/CheckoutPage'),
+    (m) => m.CheckoutRoute,
   ),
   profile: lazyPage(
     () => import('./ProfileRoute'),
@@ -144,13 +153,21 @@ export const routes: RouteObject[] = [
                       { path: 'account/wallet', element: <Navigate to="mytokens" replace /> },
                       { path: 'account/wallet/mytokens', Component: page.myTokens },
                       { path: 'account/wallet/mymints', Component: page.myMints },
+                      {
+                        path: 'account/wallet/mytokenshistory',
+                        Component: page.myTokensHistory,
+                      },
+                      // No slug, or an unknown one, goes to the market activity (001 §2).
+                      { path: 'account/activity/:slug?', Component: page.activity },
+                      { path: 'account/orders/:orderId', Component: page.order },
                       { path: 'account/*', Component: NotFoundPage },
                       // The card provider's return pages (spec 001 §2): Connect onboarding
                       // (return_url, refresh_url) and Checkout in setup mode (success, cancel).
                       // (/stripe/onboarding/minter, /stripe/payment/refresh, /success, /cancel)
                       { path: 'stripe/*', Component: page.stripeReturn },
                       { path: 'checkout', Component: NotFoundPage },
-                      { path: 'market/product/:id/checkout', Component: NotFoundPage },
+                      // :id is the offering (oF…); the step and the order are in the query.
+                      { path: 'market/product/:id/checkout', Component: page.checkout },
                     ],
                   },
                   // Public profiles; reserved or malformed first segments still show the 404.

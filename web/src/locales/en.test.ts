@@ -5,6 +5,7 @@ import account from './en.account.json';
 import addresses from './en.addresses.json';
 import admin from './en.admin.json';
 import cards from './en.cards.json';
+import checkout from './en.checkout.json';
 import home from './en.home.json';
 import items from './en.items.json';
 import legal from './en.legal.json';
@@ -15,6 +16,7 @@ import minter from './en.minter.json';
 import notifications from './en.notifications.json';
 import notifyPrefs from './en.notifyPrefs.json';
 import offering from './en.offering.json';
+import orders from './en.orders.json';
 import password from './en.password.json';
 import permission from './en.permission.json';
 import profiles from './en.profiles.json';
@@ -27,6 +29,7 @@ const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
   addresses,
   admin,
   cards,
+  checkout,
   home,
   items,
   legal,
@@ -37,6 +40,7 @@ const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
   notifications,
   notifyPrefs,
   offering,
+  orders,
   password,
   permission,
   profiles,
@@ -47,7 +51,17 @@ const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
  * The keys whose texts are split: en.json keeps their error texts (API error codes and
  * `*.errors.*`, which can show on any page) and the account menu; a page's file has the rest.
  */
-const SPLIT = ['account', 'addresses', 'admin', 'login', 'market', 'notifications', 'password'];
+const SPLIT = [
+  'account',
+  'addresses',
+  'admin',
+  'checkout',
+  'login',
+  'market',
+  'notifications',
+  'orders',
+  'password',
+];
 
 type Tree = Record<string, unknown>;
 

@@ -171,6 +171,6 @@ describe('the wallet', () => {
       within(tabs)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['My items']);
+    ).toEqual(['My items', 'History']);
   });
 });

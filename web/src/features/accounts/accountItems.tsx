@@ -28,7 +28,7 @@ export const ACCOUNT_MENU_ITEMS: readonly AccountItem<'profile' | 'activity' | '
     key: 'activity',
     to: '/account/activity',
     icon: <HistoryRoundedIcon fontSize="small" />,
-    ready: false,
+    ready: true,
   },
   {
     key: 'settings',

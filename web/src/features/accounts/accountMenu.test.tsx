@@ -61,7 +61,14 @@ describe('account menu', () => {
     const names = within(menu)
       .getAllByRole('menuitem')
       .map((item) => item.textContent);
-    expect(names).toEqual([label, 'Settings', 'Become a seller', 'Edit profile', 'Log out']);
+    expect(names).toEqual([
+      label,
+      'Activity',
+      'Settings',
+      'Become a seller',
+      'Edit profile',
+      'Log out',
+    ]);
   });
 
   it('goes to the settings page', async () => {

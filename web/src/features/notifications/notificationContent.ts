@@ -24,11 +24,16 @@ export function itemPath(item: string, available = false): string {
 }
 
 /**
- * minter_* opens the become-minter modal; market_* and asset_* the item page (on its available
- * copies for a transfer); update_order the item page, or the wallet without an item.
+ * minter_* opens the become-minter modal; one about an order (it names one: paid, shipped,
+ * cancelled, a payout) its order page; market_* and asset_* the item page (on its available
+ * copies for a transfer); update_order without an order the item page, or the wallet.
  */
 export function notificationTarget(notification: Notification): NotificationTarget {
   if (notification.type === 'minter') return { kind: 'becomeMinter' };
+  const orderId = notification.payload.orderId;
+  if (orderId !== undefined && orderId !== '') {
+    return { kind: 'page', to: `/account/orders/${encodeURIComponent(orderId)}` };
+  }
   const item = itemOf(notification);
   if (item === null) return { kind: 'page', to: PATHS.wallet };
   return { kind: 'page', to: itemPath(item, TRANSFERS.has(notification.activity)) };

@@ -536,6 +536,15 @@ describe('opening a notification', () => {
       '/market/product/item-1',
     ],
     [
+      'a paid order: its order page',
+      notificationFixture({
+        id: 'n-p',
+        activity: 'market_orderpaid',
+        payload: { itemName: 'Lamp', orderId: 'oR01J0000000000000000000000' },
+      }),
+      '/account/orders/oR01J0000000000000000000000',
+    ],
+    [
       'an order update without an item: the wallet',
       notificationFixture({
         id: 'n-w',

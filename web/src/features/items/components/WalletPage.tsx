@@ -25,13 +25,15 @@ import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
 import { usePageMeta } from '../../../lib/head';
+import { ORDER_PATHS } from '../../../lib/orders';
 import { useOwnProfile } from '../../../lib/ownProfile';
 import { PATHS } from '../../../lib/paths';
 import { fetchMyProducts, itemKeys, switchVisibility } from '../api/items';
 import { ItemGrid, ItemGridSkeleton, LoadMore } from './ItemGrid';
 import itemsTexts from '../../../locales/en.items.json';
+import ordersTexts from '../../../locales/en.orders.json';
 
-addTranslations({ items: itemsTexts });
+addTranslations({ items: itemsTexts, orders: ordersTexts });
 
 type TokenType = (typeof TOKEN_TYPES)[number];
 
@@ -54,7 +56,7 @@ export function MyTokensRoute() {
 /**
  * The wallet's tabs (spec 001 §2: /account/wallet with mytokens, mymints, mytokenshistory), as
  * links so each tab has its address. My creations is for verified users only, as its page is;
- * there is no account-wide token history call yet, so mytokenshistory has no tab.
+ * History (the copies bought and sold) is the orders feature's page.
  */
 function WalletTabs({ userId, current }: { userId: string; current: string }) {
   const { t } = useTranslation();
@@ -63,6 +65,7 @@ function WalletTabs({ userId, current }: { userId: string; current: string }) {
   const tabs = [
     { to: PATHS.myTokens, label: t('items.wallet.mytokens') },
     ...(showMints ? [{ to: PATHS.myMints, label: t('items.wallet.mymints') }] : []),
+    { to: ORDER_PATHS.history, label: t('orders.history.tab') },
   ];
   return (
     <Tabs

@@ -1,6 +1,7 @@
 import LockRoundedIcon from '@mui/icons-material/LockRounded';
 import PersonAddRoundedIcon from '@mui/icons-material/PersonAddRounded';
 import RemoveShoppingCartRoundedIcon from '@mui/icons-material/RemoveShoppingCartRounded';
+import ShoppingCartRoundedIcon from '@mui/icons-material/ShoppingCartRounded';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,12 +14,13 @@ import { formatDateTime } from '@shared/dates';
 import { NO_TERMS } from '@shared/schemas/items';
 import type { OfferingCard, OfferingDetail } from '@shared/schemas/offerings';
 import { useId, useState, type ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { Fact, FactsGrid } from '../../../components/FactsGrid';
 import { RetryButton } from '../../../components/StatusMessage';
 import { useErrorText } from '../../../lib/errors';
 import { addTranslations, useTranslation, type TFunction } from '../../../lib/i18n';
 import { priceText, timeLeft } from '../../../lib/offeringFormat';
+import { checkoutPath } from '../../../lib/orders';
 import { usePermission } from '../../../lib/permission';
 import { viewerZone } from '../format';
 import { isNotFound, useNow, useOfferingDetail } from '../hooks/useOfferings';
@@ -26,15 +28,16 @@ import { DelistDialog } from './DelistDialog';
 import { FavoriteButton } from './FavoriteButton';
 import { InviteDialog } from './InviteDialog';
 import { OfferingStatusChip } from './OfferingStatusChip';
+import checkoutTexts from '../../../locales/en.checkout.json';
 import offeringTexts from '../../../locales/en.offering.json';
 
-addTranslations({ offering: offeringTexts });
+addTranslations({ offering: offeringTexts, checkout: checkoutTexts });
 
 /**
  * One offering of the item (spec 000 §2 item detail): its price or bids, copies, seller, time,
  * status, payment and terms, and the seller's own actions (delist, invite). The market's card
- * shows at once; the rest comes with getofferingbyid. No Buy or Bid button yet: they arrive with
- * checkout and bids.
+ * shows at once; the rest comes with getofferingbyid. A fixed-price sale on sale with copies left
+ * has Buy now for anyone but its seller (guests log in first); no Bid button yet.
  */
 export function OfferingPanel({
   offeringId,
@@ -146,12 +149,22 @@ function OfferingView({
   const headingId = useId();
   const now = useNow();
   const guard = usePermission();
+  const navigate = useNavigate();
   const [dialog, setDialog] = useState<'delist' | 'invite' | null>(null);
   const seller = detail?.is_seller ?? false;
   const auction = offering.type === 'auction';
   const zone = viewerZone();
   const price = (amount: number) => priceText(amount, offering.currency);
   const started = Date.parse(offering.start_at) <= now;
+  const canBuy =
+    detail !== undefined &&
+    !seller &&
+    offering.type === 'fixed' &&
+    offering.status === 'validated' &&
+    offering.display_status === 'buy_now' &&
+    offering.copies_left > 0 &&
+    started &&
+    Date.parse(offering.end_at) > now;
 
   return (
     <Paper
@@ -236,6 +249,17 @@ function OfferingView({
           />
         )}
       </Box>
+      {canBuy ? (
+        <Button
+          variant="contained"
+          size="large"
+          startIcon={<ShoppingCartRoundedIcon />}
+          onClick={() => guard('buy', () => void navigate(checkoutPath(offering.id)))}
+          sx={{ mt: 2, width: { xs: '100%', sm: 'auto' } }}
+        >
+          {t('checkout.buyNow')}
+        </Button>
+      ) : null}
 
       <FactsGrid label={t('offering.facts.title')} sx={{ mt: 2 }}>
         <Fact term={t('offering.facts.copiesLeft')}>
