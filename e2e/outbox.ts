@@ -90,3 +90,44 @@ export async function signUpAndLogIn(
     .waitFor({ timeout: 20_000 });
   return data;
 }
+
+/** The twin's support account (an admin: ADMIN_EMAILS), with a phone of its own for its pins. */
+const SUPPORT = { email: 'support@example.com', phone: '+447000000001' } as const;
+
+/**
+ * Logs the page in as the twin's support account, signing it up first when no journey of this
+ * run has (journeys run in any order; each may need support's approval).
+ */
+export async function logInAsSupport(page: Page, baseUrl: string): Promise<void> {
+  const stamp = `support${Date.now().toString(36)}`;
+  const response = await fetch(`${baseUrl}/api/users/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      user: {
+        user_option: 'individual',
+        nick: stamp,
+        email: SUPPORT.email,
+        phone: SUPPORT.phone,
+        name: 'Sam',
+        surname: 'Support',
+        terms: true,
+      },
+    }),
+  });
+  // 409: signed up by an earlier journey of this run, with the same phone.
+  if (response.status !== 201 && response.status !== 409) {
+    throw new Error(`support sign-up answered ${response.status}`);
+  }
+  await page.goto(`${baseUrl}/session/login`);
+  await page.getByLabel(/^E-mail\b/).fill(SUPPORT.email);
+  const before = new Date().toISOString();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await typePin(page, await waitForPin(baseUrl, 'email', SUPPORT.email, before));
+  await typePin(page, await waitForPin(baseUrl, 'sms', SUPPORT.phone, before));
+  await page
+    .getByRole('button', { name: /^Account( menu)?$/ })
+    .or(page.getByRole('dialog', { name: 'Complete your profile' }))
+    .first()
+    .waitFor({ timeout: 20_000 });
+}

@@ -35,6 +35,20 @@ const PAGES: { path: string; lands: RegExp; dialog?: string; bare?: true }[] = [
   { path: '/market/preview/myofferings', lands: /\/market\/preview\/marketplace$/ },
   // Support's queue is a 404 for anyone but an admin.
   { path: '/admin/offerings', lands: /\/admin\/offerings$/ },
+  // Orders (issue 12): the activity tabs (an unknown slug is the market tab), copies bought and
+  // sold, an order that is not the caller's, a checkout of an offering that does not exist.
+  { path: '/account/activity', lands: /\/account\/activity\/market$/ },
+  { path: '/account/activity/wallet', lands: /\/account\/activity\/wallet$/ },
+  { path: '/account/activity/nope', lands: /\/account\/activity\/market$/ },
+  { path: '/account/wallet/mytokenshistory', lands: /\/account\/wallet\/mytokenshistory$/ },
+  {
+    path: '/account/orders/oR01J00000000000000000000AB',
+    lands: /\/account\/orders\/oR01J00000000000000000000AB$/,
+  },
+  {
+    path: '/market/product/oF01J00000000000000000000AB/checkout',
+    lands: /\/market\/product\/oF01J00000000000000000000AB\/checkout$/,
+  },
   // An e-mail's unsubscribe link (public; a malformed token shows its "not valid" card, no call).
   { path: '/unsubscribe?token=x', lands: /\/unsubscribe\?token=x$/ },
   // A seeded seller's public profile: its HTML is the profile's frame (a guest's top bar), which

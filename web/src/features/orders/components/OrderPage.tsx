@@ -53,7 +53,16 @@ export function OrderRoute() {
   return <OrderPage key={orderId} orderId={orderId} userId={user.id} />;
 }
 
-function OrderFrame({ children, back = true }: { children: ReactNode; back?: boolean }) {
+function OrderFrame({
+  children,
+  back = true,
+  heading = false,
+}: {
+  children: ReactNode;
+  back?: boolean;
+  /** The page's own h1 (error states; a loaded order has its heading). */
+  heading?: boolean;
+}) {
   const { t } = useTranslation();
   usePageMeta({
     title: t('meta.titleTemplate', { page: t('orders.page.title'), app: t('app.name') }),
@@ -72,6 +81,11 @@ function OrderFrame({ children, back = true }: { children: ReactNode; back?: boo
         >
           {t('orders.page.activity')}
         </Button>
+      ) : null}
+      {heading ? (
+        <Typography variant="h4" component="h1" sx={{ fontWeight: 800, mb: 2 }}>
+          {t('orders.page.title')}
+        </Typography>
       ) : null}
       {children}
     </Container>
@@ -109,7 +123,7 @@ export function OrderPage({ orderId, userId }: { orderId: string; userId: string
   }
   if (query.isError) {
     return (
-      <OrderFrame back={!isMissing(query.error)}>
+      <OrderFrame back={!isMissing(query.error)} heading>
         {isMissing(query.error) ? (
           <StatusMessage
             role="alert"
@@ -487,50 +501,53 @@ function OrderView({ order, userId }: { order: Order; userId: string }) {
         )}
       </OrderSection>
 
-      <OrderSection title={t('orders.transfers.title')}>
-        {order.transfers.length === 0 ? (
-          <Typography variant="body2" color="text.secondary">
-            {t('orders.transfers.none')}
-          </Typography>
-        ) : (
-          <Box
-            component="ul"
-            aria-label={t('orders.transfers.title')}
-            sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1 }}
-          >
-            {order.transfers.map((transfer, index) => (
-              <Box
-                component="li"
-                key={transfer.transfer_id ?? `${transfer.party}-${index}`}
-                sx={{
-                  display: 'flex',
-                  gap: 1,
-                  alignItems: 'center',
-                  flexWrap: 'wrap',
-                  justifyContent: 'space-between',
-                }}
-              >
-                <Typography>
-                  {t(`orders.transfers.party.${transfer.party}`)} ·{' '}
-                  <Link component={RouterLink} to={`/${transfer.user.nick}`}>
-                    @{transfer.user.nick}
-                  </Link>
-                </Typography>
-                <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-                  <Typography sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                    {priceText(transfer.amount, transfer.currency)}
+      {/* The payouts are the seller's business (and a paid party's): a buyer sees none. */}
+      {order.role === 'seller' || order.transfers.length > 0 ? (
+        <OrderSection title={t('orders.transfers.title')}>
+          {order.transfers.length === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              {t('orders.transfers.none')}
+            </Typography>
+          ) : (
+            <Box
+              component="ul"
+              aria-label={t('orders.transfers.title')}
+              sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1 }}
+            >
+              {order.transfers.map((transfer, index) => (
+                <Box
+                  component="li"
+                  key={transfer.transfer_id ?? `${transfer.party}-${index}`}
+                  sx={{
+                    display: 'flex',
+                    gap: 1,
+                    alignItems: 'center',
+                    flexWrap: 'wrap',
+                    justifyContent: 'space-between',
+                  }}
+                >
+                  <Typography>
+                    {t(`orders.transfers.party.${transfer.party}`)} ·{' '}
+                    <Link component={RouterLink} to={`/${transfer.user.nick}`}>
+                      @{transfer.user.nick}
+                    </Link>
                   </Typography>
-                  <Chip
-                    size="small"
-                    variant="outlined"
-                    label={t(`orders.transfers.state.${transfer.state}`)}
-                  />
+                  <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+                    <Typography sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {priceText(transfer.amount, transfer.currency)}
+                    </Typography>
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      label={t(`orders.transfers.state.${transfer.state}`)}
+                    />
+                  </Box>
                 </Box>
-              </Box>
-            ))}
-          </Box>
-        )}
-      </OrderSection>
+              ))}
+            </Box>
+          )}
+        </OrderSection>
+      ) : null}
 
       <OrderSection title={t('orders.timeline.title')}>
         <Box
