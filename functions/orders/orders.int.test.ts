@@ -515,4 +515,87 @@ describe.runIf(hasCognito())('buying on the twin', () => {
       true,
     );
   });
+
+  it('a deposit order: the deposit at checkout, the balance off session when ready, or in checkout when the card is gone', async () => {
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 2,
+      product_type: 'digital',
+      title: 'Commission',
+    });
+    const offering = await listApproved(seller, admin, item.id, {
+      copies: 2,
+      price: 5000,
+      payment_mode: 'deposit',
+      deposit: 1000,
+    });
+    const order = (await book(buyer, offering.id, 1)).json.data;
+    expect(order).toMatchObject({ payment_mode: 'deposit', total: 5000, due_now: 1000 });
+    const deposit = await call<CardPayment>('POST', '/api/payment-gateway/create-payment-intent', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    expect(deposit.json.data.status).toBe('succeeded');
+    const held = await waitStatus(buyer, order.id, 'checkout_complete');
+    expect(held).toMatchObject({ paid: 1000, balance_due: 4000 });
+    const sellerSide = await orderOf(seller, order.id);
+    expect(sellerSide.json.data.actions).toEqual(['ready', 'cancel']);
+    const ready = await call<Order>(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${order.id}`,
+      { token: seller.accessToken, body: { action: 'ready' } },
+    );
+    expect(ready.status).toBe(200);
+    const done = await waitStatus(buyer, order.id, 'fulfilled');
+    expect(done.payments.map((payment) => [payment.kind, payment.amount, payment.status])).toEqual([
+      ['deposit', 1000, 'succeeded'],
+      ['balance', 4000, 'succeeded'],
+    ]);
+    expect(done.balance_due).toBe(0);
+    // One transfer per charge to the seller: 98 % of each.
+    const paidOut = await until(
+      () => orderOf(seller, order.id),
+      (answer) =>
+        answer.json.data?.transfers.length === 2 &&
+        answer.json.data.transfers.every((entry) => entry.state === 'paid'),
+    );
+    expect(paidOut.json.data.transfers.map((entry) => entry.amount).sort()).toEqual([3920, 980]);
+
+    // Another buyer removes the card after the deposit: the balance cannot be charged, the buyer
+    // is asked to pay it, and pays on the Checkout page.
+    const later = await newUser(RUN);
+    await addCard(later);
+    const second = (await book(later, offering.id, 1)).json.data;
+    await call('POST', '/api/payment-gateway/create-payment-intent', {
+      token: later.accessToken,
+      body: { order_id: second.id },
+    });
+    await waitStatus(later, second.id, 'checkout_complete');
+    const cards = await call<{ payment_methods: { id: string }[] }>(
+      'GET',
+      '/api/payment-gateway/payment-methods',
+      { token: later.accessToken },
+    );
+    for (const card of cards.json.data.payment_methods) {
+      await call('POST', '/api/payment-gateway/remove-payment-method', {
+        token: later.accessToken,
+        body: { payment_method: card.id },
+      });
+    }
+    await call('POST', `/api/users/${seller.id}/offering/updateorder/${second.id}`, {
+      token: seller.accessToken,
+      body: { action: 'ready' },
+    });
+    const due = (await orderOf(later, second.id)).json.data;
+    expect(due).toMatchObject({ status: 'checkout_complete', actions: ['pay'] });
+    expect(due.payment_error).toBe('checkout.errors.no_card');
+    const page = await call<CheckoutSession>('POST', '/api/payment-gateway/checkout/create', {
+      token: later.accessToken,
+      body: { order_id: second.id },
+    });
+    expect(page.status).toBe(200);
+    await enterCard(page.json.data.url, '4242424242424242');
+    const settled = await waitStatus(later, second.id, 'fulfilled');
+    expect(settled.payments.map((payment) => payment.kind)).toEqual(['deposit', 'balance']);
+  });
 });

@@ -142,10 +142,27 @@ export function nftUniqueIdOf(itemId: string, serial: number): string {
 
 type OrderAction = Order['actions'][number];
 
+/**
+ * A deposit order whose balance was asked for and could not be charged off session (a declined
+ * card, one that needs the buyer): the buyer pays it in checkout.
+ */
+export function balanceDue(
+  record: Pick<OrderRecord, 'status' | 'balance_requested' | 'payment_error'>,
+): boolean {
+  return (
+    record.status === 'checkout_complete' &&
+    record.balance_requested &&
+    record.payment_error !== null
+  );
+}
+
 function actionsOf(record: OrderRecord, role: 'buyer' | 'seller', now: Date): OrderAction[] {
   const actions: OrderAction[] = [];
   if (role === 'buyer') {
-    if (isBooked(record) && now.getTime() < Date.parse(record.booking_expires_at)) {
+    if (
+      (isBooked(record) && now.getTime() < Date.parse(record.booking_expires_at)) ||
+      balanceDue(record)
+    ) {
       actions.push('pay');
     }
     if (canConfirmReceipt(record)) actions.push('confirm_receipt');

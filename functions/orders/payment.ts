@@ -3,7 +3,7 @@ import { logger } from '../core/logger';
 import type { CardPayment, CheckoutSession, CheckoutStatus } from '../../shared/schemas/orders';
 import { applyOrderEvent, orderNotFound, patchOrder, recordPayment } from './apply';
 import { isBooked, isPaidFor, transition } from './order.machine';
-import { dueNowOf, type OrderRecord } from './orders';
+import { balanceDue, dueNowOf, type OrderRecord } from './orders';
 import type { OrdersDeps } from './ports';
 
 /**
@@ -40,7 +40,21 @@ function requirePayable(record: OrderRecord, now: Date): void {
   }
 }
 
+/** The balance of a deposit order, as one charge. */
+function balanceChargeOf(record: OrderRecord) {
+  return {
+    orderId: record.id,
+    userId: record.buyer.id,
+    kind: 'balance' as const,
+    name: record.item.title,
+    currency: record.currency,
+    unitAmount: record.unit_price - (record.unit_deposit ?? 0),
+    quantity: record.quantity,
+  };
+}
+
 function chargeOf(record: OrderRecord) {
+  if (balanceDue(record)) return balanceChargeOf(record);
   const deposit = record.payment_mode === 'deposit' && record.unit_deposit !== null;
   return {
     orderId: record.id,
@@ -60,6 +74,21 @@ export async function startCheckout(
   now: Date,
 ): Promise<CheckoutSession> {
   const record = await buyersOrder(deps, input.orderId, input.callerId);
+  if (balanceDue(record)) {
+    // The balance the seller asked for, which the saved card did not pay: the buyer's page.
+    const session = await deps.payments.createCheckout(
+      balanceChargeOf(record),
+      {
+        successPath: `${ORDER_PAGES.order(record.id)}?session_id={CHECKOUT_SESSION_ID}`,
+        cancelPath: ORDER_PAGES.order(record.id),
+        expiresAt: new Date(now.getTime() + MIN_SESSION_MS),
+        saveCard: false,
+        idempotencyKey: `checkout-balance:${record.id}:${record.version}`,
+      },
+      now,
+    );
+    return session;
+  }
   requirePayable(record, now);
   if (record.session_id !== null) {
     const open = await deps.payments.retrieveCheckout(record.session_id);
@@ -123,9 +152,12 @@ export async function payWithSavedCard(
   now: Date,
 ): Promise<CardPayment> {
   const record = await buyersOrder(deps, input.orderId, input.callerId);
-  requirePayable(record, now);
-  // The spec's payment_intent_created: the intent is made next, whatever comes of it.
-  await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, { strict: true });
+  const balance = balanceDue(record);
+  if (!balance) {
+    requirePayable(record, now);
+    // The spec's payment_intent_created: the intent is made next, whatever comes of it.
+    await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, { strict: true });
+  }
   const facts = await deps.payments.chargeSavedCard(
     chargeOf(record),
     {

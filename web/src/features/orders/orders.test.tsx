@@ -19,6 +19,7 @@ import {
   storeSignedInSession,
 } from '../../test/profileFixtures';
 import { mockApi, renderRoute } from '../../test/utils';
+import { paymentNavigation } from '../../lib/orders';
 import { PHONE_WIDTH, setViewportWidth } from '../../test/viewport';
 
 const amplify = vi.hoisted(() => ({
@@ -253,6 +254,41 @@ describe('the order page', () => {
     ]);
     expect(await screen.findByText('Thank you: receipt confirmed.')).toBeTruthy();
     expect(screen.getByLabelText('Status: Completed')).toBeTruthy();
+  });
+
+  it("asks the buyer to pay a deposit order's balance the saved card did not pay", async () => {
+    const due = paidOrderFixture({
+      status: 'checkout_complete',
+      payment_mode: 'deposit',
+      balance_due: 4000,
+      payment_error: 'checkout.errors.no_card',
+      actions: ['pay'],
+    });
+    const assign = vi.spyOn(paymentNavigation, 'assign').mockImplementation(() => undefined);
+    const fetchMock = setup(due, {
+      [ORDER_CALLS.payIntent]: () =>
+        ok({
+          order_id: ID,
+          payment_intent_id: 'pi_1',
+          status: 'failed',
+          next_action_url: null,
+          error: 'checkout.errors.card_declined',
+        }),
+      [ORDER_CALLS.checkout]: () =>
+        ok({ session_id: 'cs_test_2', url: 'http://stripe.test/pay', expires_at: 'x' }),
+    });
+    renderRoute(PAGE);
+    const alert = await screen.findByRole('alert', { name: '' });
+    expect(alert.textContent).toContain('is due');
+    expect(alert.textContent).toContain('You have no saved card. Pay with a new card instead.');
+    await userEvent.click(within(alert).getByRole('button', { name: /with a saved card$/ }));
+    expect(
+      await within(alert).findByText('Your card was declined. Try another card.'),
+    ).toBeTruthy();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Pay with a new card' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://stripe.test/pay'));
+    expect(bodiesTo(fetchMock, ORDER_CALLS.checkout)).toEqual([{ order_id: ID }]);
+    assign.mockRestore();
   });
 
   it('says the payment is being confirmed after Stripe, until the order moves on', async () => {

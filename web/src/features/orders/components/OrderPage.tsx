@@ -19,6 +19,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { formatDateTime } from '@shared/dates';
 import type { Order } from '@shared/schemas/orders';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { Fact, FactsGrid } from '../../../components/FactsGrid';
@@ -33,9 +34,13 @@ import { priceText } from '../../../lib/offeringFormat';
 import {
   checkoutPath,
   CONFIRMING_STATUSES,
+  createCheckoutSession,
   formatCountdown,
   isBooked,
   ORDER_PATHS,
+  orderKeys,
+  paymentNavigation,
+  payWithSavedCard,
   useSecondsLeft,
 } from '../../../lib/orders';
 import ordersTexts from '../../../locales/en.orders.json';
@@ -268,6 +273,12 @@ function OrderView({ order, userId }: { order: Order; userId: string }) {
         <Alert severity="error">
           {t('orders.page.paymentError', { reason: codeText(order.payment_error) })}
         </Alert>
+      ) : null}
+      {buyer && order.status === 'checkout_complete' && can('pay') ? (
+        <BalanceDue
+          order={order}
+          reason={codeText(order.payment_error ?? 'checkout.errors.paying')}
+        />
       ) : null}
       {order.status === 'cancelled' && order.cancel_reason ? (
         <Alert severity="info">
@@ -590,5 +601,61 @@ function OrderView({ order, userId }: { order: Order; userId: string }) {
         />
       ) : null}
     </Box>
+  );
+}
+
+/**
+ * A deposit order's balance the saved card did not pay (declined, removed, needs the bank): the
+ * buyer pays it here, with a saved card or on Stripe's page.
+ */
+function BalanceDue({ order, reason }: { order: Order; reason: string }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: orderKeys.detail(order.id) });
+  const saved = useMutation({
+    mutationFn: () => payWithSavedCard(order.id),
+    onSuccess: async (answer) => {
+      if (answer.status === 'requires_action' && answer.next_action_url !== null) {
+        paymentNavigation.assign(answer.next_action_url);
+        return;
+      }
+      setProblem(
+        answer.status === 'failed'
+          ? errorText(new ApiError({ code: answer.error ?? 'checkout.errors.paying', status: 402 }))
+          : null,
+      );
+      await refresh();
+    },
+    onError: (error) => setProblem(errorText(error)),
+  });
+  const page = useMutation({
+    mutationFn: () => createCheckoutSession(order.id),
+    onSuccess: (session) => paymentNavigation.assign(session.url),
+    onError: (error) => setProblem(errorText(error)),
+  });
+  const busy = saved.isPending || page.isPending;
+  const amount = priceText(order.balance_due, order.currency);
+  return (
+    <Alert severity="warning" role="alert">
+      <AlertTitle>{t('orders.balance.title', { amount })}</AlertTitle>
+      <Typography variant="body2" sx={{ mb: 1.5 }}>
+        {t('orders.balance.body', { reason })}
+      </Typography>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+        <Button variant="contained" size="small" disabled={busy} onClick={() => saved.mutate()}>
+          {t('orders.balance.savedCard', { amount })}
+        </Button>
+        <Button variant="outlined" size="small" disabled={busy} onClick={() => page.mutate()}>
+          {t('orders.balance.newCard')}
+        </Button>
+      </Box>
+      {problem !== null ? (
+        <Typography variant="body2" color="error" sx={{ mt: 1 }}>
+          {problem}
+        </Typography>
+      ) : null}
+    </Alert>
   );
 }
