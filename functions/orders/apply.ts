@@ -651,7 +651,9 @@ async function payout(deps: OrdersDeps, orderId: string, now: Date): Promise<voi
     const account = await deps.payments.payoutAccountOf(entry.user.id);
     let made: StoredTransfer;
     if (account === undefined) {
+      // Paid once they can receive it: their onboarding's account.updated runs the payout again.
       made = { ...entry, state: 'waiting_account' };
+      await deps.repo.markWaiting(entry.user.id, orderId, true);
     } else {
       const transfer = await deps.payments.transfer({
         accountId: account,
@@ -663,6 +665,8 @@ async function payout(deps: OrdersDeps, orderId: string, now: Date): Promise<voi
         idempotencyKey: `payout:${orderId}:${entry.party}:${entry.charge_id}`,
       });
       made = { ...entry, state: 'paid', transfer_id: transfer.transfer_id };
+      if (entry.state === 'waiting_account')
+        await deps.repo.markWaiting(entry.user.id, orderId, false);
       await deps.repo.putWalletEntry(entry.user.id, {
         id: transfer.transfer_id,
         date: transfer.created,
@@ -953,3 +957,27 @@ export async function settleAfterPayment(
 }
 
 export { nftUniqueIdOf };
+
+/**
+ * A user can now receive transfers (their payout account is active: account.updated): the shares
+ * orders kept waiting for them are paid. Each order's payout is idempotent.
+ */
+export async function releaseWaitingPayouts(
+  deps: OrdersDeps,
+  userId: string,
+  now: Date,
+): Promise<number> {
+  const orderIds = await deps.repo.listWaiting(userId, 100);
+  for (const orderId of orderIds) {
+    const record = await deps.repo.get(orderId);
+    const waiting = record?.transfers.some(
+      (entry) => entry.user.id === userId && entry.state === 'waiting_account',
+    );
+    if (record !== undefined && waiting === true && record.status === 'fulfilled') {
+      await payout(deps, orderId, now);
+    } else {
+      await deps.repo.markWaiting(userId, orderId, false);
+    }
+  }
+  return orderIds.length;
+}

@@ -4,5 +4,6 @@
  * them); auctions (next issue) create winners' orders through this file.
  */
 export { chargeRefunded, checkoutCompleted, paymentIntentChanged } from './payment';
+export { releaseWaitingPayouts } from './apply';
 export { ordersDeps } from './orders.deps';
 export type { OrdersDeps } from './ports';

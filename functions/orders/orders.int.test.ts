@@ -598,4 +598,49 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     const settled = await waitStatus(later, second.id, 'fulfilled');
     expect(settled.payments.map((payment) => payment.kind)).toEqual(['deposit', 'balance']);
   });
+
+  it('a beneficiary without a payout account is paid once they onboard', async () => {
+    const beneficiary = await newUser(RUN);
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 1,
+      product_type: 'digital',
+      title: 'Shared song',
+      royalty: 10,
+      beneficiary: { nick: beneficiary.nick, share: 25, user_id: beneficiary.id },
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 1, price: 10_000 });
+    const order = (await book(buyer, offering.id, 1)).json.data;
+    // A first sale: the beneficiary's 25 % is of the creator's part (the sale less the fee).
+    expect(order.split).toMatchObject({ fee: 200, beneficiary: 2450, seller: 7350, royalty: 0 });
+    await call('POST', '/api/payment-gateway/create-payment-intent', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    const waiting = await until(
+      () => orderOf(seller, order.id),
+      (answer) =>
+        answer.json.data?.transfers.some((entry) => entry.state === 'waiting_account') === true &&
+        answer.json.data.transfers.some((entry) => entry.state === 'paid'),
+    );
+    expect(
+      waiting.json.data.transfers.map((entry) => [entry.party, entry.amount, entry.state]),
+    ).toEqual([
+      ['seller', 7350, 'paid'],
+      ['beneficiary', 2450, 'waiting_account'],
+    ]);
+    await onboardSeller(beneficiary);
+    const paid = await until(
+      () => orderOf(seller, order.id),
+      (answer) => answer.json.data?.transfers.every((entry) => entry.state === 'paid') === true,
+    );
+    expect(paid.json.data.transfers.map((entry) => entry.amount)).toEqual([7350, 2450]);
+    const stripe = await stripeState();
+    expect(
+      stripe.transfers
+        .filter((entry) => entry.transfer_group === order.id)
+        .map((e) => e.amount)
+        .sort(),
+    ).toEqual([2450, 7350]);
+  });
 });

@@ -12,6 +12,7 @@ import { idempotencyRecordKey } from '../core/idempotency';
  * | a user's market activity (retrievemarket)           | pk = USER#<userId>, begins_with(sk, 'ORDERACT#')       | table |
  * | a user's wallet activity (payments, payouts)        | pk = USER#<userId>, begins_with(sk, 'WALLET#')         | table |
  * | booking replay by Idempotency-Key                   | pk = IDEMPOTENCY#preorder#<userId>#<key>, sk = RESULT  | table |
+ * | a user's payouts waiting for a payout account       | pk = USER#<userId>, begins_with(sk, 'WAITPAY#')        | table |
  *
  * Order ids are `oR` + a ULID, so every list sorts by creation time. A seller's and an offering's
  * lists show an order once it is paid for (the index keys follow the status: orders.ts
@@ -20,6 +21,7 @@ import { idempotencyRecordKey } from '../core/idempotency';
 export const ORDER_TYPE = 'order';
 export const ORDER_ACTIVITY_TYPE = 'order_activity';
 export const WALLET_ENTRY_TYPE = 'wallet_entry';
+export const WAITING_PAYOUT_TYPE = 'waiting_payout';
 
 export interface Key {
   pk: string;
@@ -65,4 +67,11 @@ export function preorderIdempotencyScope(userId: string): string {
 
 export function preorderIdempotencyKey(userId: string, key: string): Key {
   return idempotencyRecordKey(preorderIdempotencyScope(userId), key);
+}
+
+export const WAITING_PREFIX = 'WAITPAY#';
+
+/** An order that owes the user a share they cannot receive yet (no payout account). */
+export function waitingPayoutKey(userId: string, orderId: string): Key {
+  return { pk: `USER#${userId}`, sk: `${WAITING_PREFIX}${orderId}` };
 }

@@ -1,5 +1,6 @@
 import {
   BatchGetCommand,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -15,6 +16,8 @@ import {
   ACTIVITY_PREFIX,
   ORDER_ACTIVITY_TYPE,
   ORDER_TYPE,
+  WAITING_PAYOUT_TYPE,
+  WAITING_PREFIX,
   WALLET_ENTRY_TYPE,
   WALLET_PREFIX,
   activityKey,
@@ -22,6 +25,7 @@ import {
   preorderIdempotencyKey,
   preorderIdempotencyScope,
   userPartition,
+  waitingPayoutKey,
   walletKey,
 } from './orders.keys';
 import { indexKeysOf, type OrderRecord } from './orders';
@@ -77,6 +81,10 @@ export interface OrdersRepo {
     cursor: string | undefined,
     limit: number,
   ): Promise<Page<WalletActivity>>;
+  /** Marks (or clears) that an order owes the user a share waiting for a payout account. */
+  markWaiting(userId: string, orderId: string, waiting: boolean): Promise<void>;
+  /** The orders owing the user a waiting share (at most `limit`). */
+  listWaiting(userId: string, limit: number): Promise<string[]>;
 }
 
 const KEY_ATTRIBUTES = ['pk', 'sk'];
@@ -357,6 +365,31 @@ export function createOrdersRepo(deps: {
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
       }
+    },
+
+    async markWaiting(userId, orderId, waiting) {
+      const key = waitingPayoutKey(userId, orderId);
+      if (waiting) {
+        await doc.send(
+          new PutCommand({
+            TableName,
+            Item: { ...key, type: WAITING_PAYOUT_TYPE, order_id: orderId },
+          }),
+        );
+      } else {
+        await doc.send(new DeleteCommand({ TableName, Key: key }));
+      }
+    },
+
+    async listWaiting(userId, limit) {
+      const result = await page('waiting', {
+        pkName: 'pk',
+        pk: userPartition(userId),
+        skPrefix: WAITING_PREFIX,
+        cursor: undefined,
+        limit,
+      });
+      return result.items.map((raw) => String(raw.order_id));
     },
 
     async listWallet(userId, cursor, limit) {

@@ -9,6 +9,7 @@ import {
   checkoutCompleted,
   ordersDeps,
   paymentIntentChanged,
+  releaseWaitingPayouts,
 } from '../orders/index';
 import type { PaymentsDeps } from './payments';
 import { createPaymentsRepo } from './payments.repo';
@@ -44,6 +45,9 @@ export function paymentsDeps(): PaymentsDeps {
       paymentIntentChanged: (id, now) => paymentIntentChanged(ordersDeps(), id, now),
       checkoutCompleted: (id, now) => checkoutCompleted(ordersDeps(), id, now),
       chargeRefunded: (id, now) => chargeRefunded(ordersDeps(), id, now),
+      async payoutsReady(userId, now) {
+        await releaseWaitingPayouts(ordersDeps(), userId, now);
+      },
     },
   };
 }

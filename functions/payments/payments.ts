@@ -38,6 +38,8 @@ export interface OrderEvents {
   paymentIntentChanged(paymentIntentId: string, now: Date): Promise<void>;
   checkoutCompleted(sessionId: string, now: Date): Promise<void>;
   chargeRefunded(paymentIntentId: string, now: Date): Promise<void>;
+  /** The user's payout account can receive transfers: pay the shares kept waiting. */
+  payoutsReady(userId: string, now: Date): Promise<void>;
 }
 
 /** The web pages Stripe sends the browser back to (001 §2 card provider return pages). */

@@ -102,6 +102,9 @@ function setup(options: { failFirst?: boolean } = {}) {
       chargeRefunded: async (id) => {
         orderEvents.push(`refunded ${id}`);
       },
+      payoutsReady: async (userId) => {
+        orderEvents.push(`payouts ${userId}`);
+      },
     },
   };
   return { deps, repo, statuses, published, notified, orderEvents };

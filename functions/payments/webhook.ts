@@ -30,7 +30,7 @@ function userIdOf(object: { metadata?: Stripe.Metadata | null }): string | undef
 }
 
 /** account.updated: the seller's onboarding moved (001 §4). */
-async function accountUpdated(deps: PaymentsDeps, event: Stripe.Event): Promise<void> {
+async function accountUpdated(deps: PaymentsDeps, event: Stripe.Event, now: Date): Promise<void> {
   const accountId = (event.data.object as Stripe.Account).id;
   const stripe = await deps.stripe();
   let account: Stripe.Account;
@@ -48,6 +48,8 @@ async function accountUpdated(deps: PaymentsDeps, event: Stripe.Event): Promise<
     return;
   }
   await syncOnboarding(deps, userId, account);
+  // Shares of orders kept waiting for this account (a creator's royalty, a beneficiary's share).
+  if (account.capabilities?.transfers === 'active') await deps.orders.payoutsReady(userId, now);
 }
 
 /** The customer a saved card belongs to, when it is one of our users'. */
