@@ -286,3 +286,47 @@ export function newIdempotencyKey(): string {
 export const paymentNavigation = {
   assign: (url: string): void => window.location.assign(url),
 };
+
+/** One line of "where the payment goes": an i18n key with its values, and the amount. */
+export interface SplitLine {
+  key: 'gross' | 'fee' | 'creator' | 'beneficiary' | 'seller';
+  label:
+    | 'orders.split.gross'
+    | 'orders.split.fee'
+    | 'orders.split.royalty'
+    | 'orders.split.beneficiary'
+    | 'orders.split.seller';
+  values?: Record<string, number>;
+  amount: number;
+  strong?: boolean;
+}
+
+/**
+ * The lines of an order's split (Order.split, shared/split.ts), as the checkout's review and the
+ * order page show them: the payment, the 2 % fee, the creator's royalty on a resale, the
+ * beneficiary's share when there is one, and what the seller receives.
+ */
+export function splitLines(split: Order['split']): SplitLine[] {
+  const lines: SplitLine[] = [
+    { key: 'gross', label: 'orders.split.gross', amount: split.gross, strong: true },
+    { key: 'fee', label: 'orders.split.fee', amount: split.fee },
+  ];
+  if (!split.first_sale && split.royalty > 0) {
+    lines.push({
+      key: 'creator',
+      label: 'orders.split.royalty',
+      values: { percent: split.royalty_percent ?? 0 },
+      amount: split.creator,
+    });
+  }
+  if (split.beneficiary > 0) {
+    lines.push({
+      key: 'beneficiary',
+      label: 'orders.split.beneficiary',
+      values: { percent: split.beneficiary_percent ?? 0 },
+      amount: split.beneficiary,
+    });
+  }
+  lines.push({ key: 'seller', label: 'orders.split.seller', amount: split.seller });
+  return lines;
+}

@@ -10,7 +10,7 @@ import type { SavedCard } from '@shared/schemas/payments';
 import { Fact, FactsGrid } from '../../../components/FactsGrid';
 import { addTranslations, useTranslation, type TFunction } from '../../../lib/i18n';
 import { priceText } from '../../../lib/offeringFormat';
-import { formatCountdown } from '../../../lib/orders';
+import { formatCountdown, splitLines } from '../../../lib/orders';
 import checkoutTexts from '../../../locales/en.checkout.json';
 import ordersTexts from '../../../locales/en.orders.json';
 
@@ -153,25 +153,7 @@ export function SplitList({ order }: { order: Order }) {
   const { t } = useTranslation();
   const { split } = order;
   const price = (amount: number) => priceText(amount, order.currency);
-  const rows: { key: string; label: string; amount: number; strong?: boolean }[] = [
-    { key: 'gross', label: t('orders.split.gross'), amount: split.gross, strong: true },
-    { key: 'fee', label: t('orders.split.fee'), amount: split.fee },
-  ];
-  if (!split.first_sale && split.royalty > 0) {
-    rows.push({
-      key: 'creator',
-      label: t('orders.split.royalty', { percent: split.royalty_percent ?? 0 }),
-      amount: split.creator,
-    });
-  }
-  if (split.beneficiary > 0) {
-    rows.push({
-      key: 'beneficiary',
-      label: t('orders.split.beneficiary', { percent: split.beneficiary_percent ?? 0 }),
-      amount: split.beneficiary,
-    });
-  }
-  rows.push({ key: 'seller', label: t('orders.split.seller'), amount: split.seller });
+  const rows = splitLines(split).map((line) => ({ ...line, label: t(line.label, line.values) }));
   return (
     <Box component="section" aria-labelledby="checkout-split-title">
       <Typography id="checkout-split-title" variant="subtitle1" component="h3" sx={{ mb: 0.5 }}>

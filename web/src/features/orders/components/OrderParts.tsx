@@ -9,6 +9,7 @@ import type { Order, OrderStatus } from '@shared/schemas/orders';
 import { useId, type ReactNode } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { priceText } from '../../../lib/offeringFormat';
+import { splitLines } from '../../../lib/orders';
 import ordersTexts from '../../../locales/en.orders.json';
 
 addTranslations({ orders: ordersTexts });
@@ -92,25 +93,7 @@ export function SplitRows({ order }: { order: Order }) {
   const { t } = useTranslation();
   const { split } = order;
   const price = (amount: number) => priceText(amount, order.currency);
-  const rows: { key: string; label: string; amount: number; strong?: boolean }[] = [
-    { key: 'gross', label: t('orders.split.gross'), amount: split.gross, strong: true },
-    { key: 'fee', label: t('orders.split.fee'), amount: split.fee },
-  ];
-  if (!split.first_sale && split.royalty > 0) {
-    rows.push({
-      key: 'creator',
-      label: t('orders.split.royalty', { percent: split.royalty_percent ?? 0 }),
-      amount: split.creator,
-    });
-  }
-  if (split.beneficiary > 0) {
-    rows.push({
-      key: 'beneficiary',
-      label: t('orders.split.beneficiary', { percent: split.beneficiary_percent ?? 0 }),
-      amount: split.beneficiary,
-    });
-  }
-  rows.push({ key: 'seller', label: t('orders.split.seller'), amount: split.seller });
+  const rows = splitLines(split).map((line) => ({ ...line, label: t(line.label, line.values) }));
   return (
     <Box
       component="dl"
