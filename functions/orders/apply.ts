@@ -58,6 +58,8 @@ export interface ApplyOptions {
   defer?: boolean;
   /** Fields written with the event (a payment recorded, shipping details), from the record read. */
   patch?: (record: OrderRecord) => Partial<OrderRecord>;
+  /** The order as the caller just read it: the first attempt saves a read (a lost race reads). */
+  known?: OrderRecord;
 }
 
 export async function applyOrderEvent(
@@ -68,7 +70,8 @@ export async function applyOrderEvent(
   options: ApplyOptions = { strict: true },
 ): Promise<AppliedOrder> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const record = await deps.repo.get(orderId);
+    const record =
+      attempt === 0 && options.known !== undefined ? options.known : await deps.repo.get(orderId);
     if (record === undefined) throw orderNotFound();
     const outcome = transition(record, event, now);
     if (!outcome.ok) {
@@ -863,6 +866,7 @@ export async function recordPayment(
           strict: false,
           patch: upsert,
           defer,
+          known: before,
         });
     if (!outcome.applied && paidTwice(outcome.record)) {
       // A second payment for what was paid already (a payment page left open after paying with

@@ -156,7 +156,10 @@ export async function payWithSavedCard(
   if (!balance) {
     requirePayable(record, now);
     // The spec's payment_intent_created: the intent is made next, whatever comes of it.
-    await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, { strict: true });
+    await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, {
+      strict: true,
+      known: record,
+    });
   }
   const facts = await deps.payments.chargeSavedCard(
     chargeOf(record),
