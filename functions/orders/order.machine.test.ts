@@ -374,10 +374,15 @@ const rows: Row[] = [
     { status: 'paid', effects: ['updated', 'notify_paid'], label: 'paid' },
   ],
   [
-    'honoured, full price, picked up',
+    'honoured, full price, picked up: the payouts wait 14 days for the collection',
     { ...honouring, delivery: 'pickup' },
     { type: 'honoured' },
-    { status: 'paid', effects: ['updated', 'notify_paid'], label: 'paid' },
+    {
+      status: 'paid',
+      release_at: '2026-12-09T10:00:00.000Z',
+      effects: ['updated', 'notify_paid', 'schedule_release'],
+      label: 'paid',
+    },
   ],
   [
     'honoured, full price, nothing to send: fulfilled and paid out',
@@ -610,6 +615,12 @@ const rows: Row[] = [
     paid,
     { type: 'release_due' },
     { refused: 'orders.errors.not_allowed', stale: true },
+  ],
+  [
+    'a pick-up order released 14 days after payment, the buyer silent',
+    { ...paid, delivery: 'pickup', release_at: ONE_MS_AGO },
+    { type: 'release_due' },
+    { status: 'fulfilled', effects: ['payout', 'updated'], label: 'released' },
   ],
   [
     'release due after a cancellation',

@@ -16,6 +16,7 @@ import type { DeliveryMode, FulfilmentState, OrderStatus } from '../../shared/sc
  *                          └not_honourable─► payment_expired (refunded at once)
  *   checkout_complete ─ready─► (balance charged) ─balance_paid─► paid
  *   paid ─ship─► paid (shipped) ─confirm_receipt / release_due─► fulfilled (payouts)
+ *   paid (pick-up: release_at = paid + 14 days) ─confirm_receipt / release_due─► fulfilled
  *   paid (digital, nothing to send) ─ at honour ─► fulfilled
  *   paid / checkout_complete (not shipped) ─cancel─► cancelled (refund, copies back)
  *   paid / checkout_complete / fulfilled ─refunded (outside)─► cancelled
@@ -175,7 +176,7 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
         if (state.status !== 'checkout_complete') return refuse('orders.errors.not_allowed', true);
         return go(
           state,
-          { status: paidStatus(state), payment_error: null, balance_requested: false },
+          { ...paidChanges(state, now), payment_error: null, balance_requested: false },
           paidEffects(state),
           'paid',
         );
@@ -203,7 +204,7 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
           'checkout_complete',
         );
       }
-      return go(state, { status: paidStatus(state) }, paidEffects(state), 'paid');
+      return go(state, paidChanges(state, now), paidEffects(state), 'paid');
     case 'not_honourable':
       if (state.status !== 'payment_intent_success')
         return refuse('orders.errors.not_allowed', true);
@@ -249,7 +250,11 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
         'received',
       );
     case 'release_due':
-      if (state.status !== 'paid' || state.fulfilment !== 'shipped' || state.release_at === null) {
+      if (
+        state.status !== 'paid' ||
+        state.release_at === null ||
+        (state.fulfilment !== 'shipped' && state.delivery !== 'pickup')
+      ) {
         return refuse('orders.errors.not_allowed', true);
       }
       if (now.getTime() < Date.parse(state.release_at)) return refuse('orders.errors.not_allowed');
@@ -298,14 +303,22 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
 
 /**
  * Paid in full: an order with nothing to send (digital items, services) is fulfilled at once and
- * its payouts go out; a delivered or picked-up one waits in `paid` for the buyer.
+ * its payouts go out; a delivered one waits in `paid` for the seller to ship; a picked-up one
+ * waits for the buyer to confirm collection, or 14 days (nothing is shipped to start the clock).
  */
-function paidStatus(state: OrderState): OrderStatus {
-  return state.delivery === 'none' ? 'fulfilled' : 'paid';
+function paidChanges(state: OrderState, now: Date): Pick<OrderState, 'status' | 'release_at'> {
+  if (state.delivery === 'none') return { status: 'fulfilled', release_at: state.release_at };
+  if (state.delivery === 'pickup') {
+    return {
+      status: 'paid',
+      release_at: new Date(now.getTime() + RELEASE_AFTER_SHIPPING_MS).toISOString(),
+    };
+  }
+  return { status: 'paid', release_at: state.release_at };
 }
 
 function paidEffects(state: OrderState): OrderEffect[] {
-  return state.delivery === 'none'
-    ? ['updated', 'notify_paid', 'payout']
-    : ['updated', 'notify_paid'];
+  if (state.delivery === 'none') return ['updated', 'notify_paid', 'payout'];
+  if (state.delivery === 'pickup') return ['updated', 'notify_paid', 'schedule_release'];
+  return ['updated', 'notify_paid'];
 }

@@ -444,7 +444,7 @@ function OrderView({ order, userId }: { order: Order; userId: string }) {
         ) : null}
         {order.fulfilment === 'received' ? (
           <Typography variant="body2">{t('orders.delivery.received')}</Typography>
-        ) : order.release_at && order.fulfilment === 'shipped' ? (
+        ) : order.release_at && (order.fulfilment === 'shipped' || order.delivery === 'pickup') ? (
           <Typography variant="body2" color="text.secondary">
             {t('orders.page.releaseAt', {
               date: formatDateTime(order.release_at, { timeZone: zone }),
