@@ -3,7 +3,12 @@
  * Payments hands Stripe's order events over through the functions below (payments.deps.ts wires
  * them); auctions (next issue) create winners' orders through this file.
  */
-export { chargeRefunded, checkoutCompleted, paymentIntentChanged } from './payment';
+export {
+  chargeRefunded,
+  checkoutCompleted,
+  checkoutExpired,
+  paymentIntentChanged,
+} from './payment';
 export { releaseWaitingPayouts } from './apply';
 export { ordersDeps } from './orders.deps';
 export type { OrdersDeps } from './ports';

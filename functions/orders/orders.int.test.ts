@@ -29,6 +29,7 @@ import {
   onboardSeller,
   payOutside,
   stripeState,
+  twinStripe,
   submitForm,
   until,
   webhooks,
@@ -369,7 +370,19 @@ describe.runIf(hasCognito())('buying on the twin', () => {
 
     // Expired, nobody took the copy: the late payment is honoured.
     const first = (await book(buyer, offering.id, 1)).json.data;
+    // A payment page was opened: the expiry closes it, and the order forgets it.
+    const opened = await call<CheckoutSession>('POST', '/api/payment-gateway/checkout/create', {
+      token: buyer.accessToken,
+      body: { order_id: first.id },
+    });
+    expect(opened.status).toBe(200);
     expect(await expireBooking(deps, first.id, later)).toMatchObject({ status: 'order_expired' });
+    await until(
+      () => deps.repo.get(first.id),
+      (record) => record?.session_id === null,
+    );
+    const closed = await twinStripe().checkout.sessions.retrieve(opened.json.data.session_id);
+    expect(closed.status).toBe('expired');
     const refused = await call('POST', '/api/payment-gateway/checkout/create', {
       token: buyer.accessToken,
       body: { order_id: first.id },

@@ -302,3 +302,24 @@ export async function chargeRefunded(
 export function payable(record: OrderRecord, now: Date): boolean {
   return isBooked(record) && now.getTime() < Date.parse(record.booking_expires_at);
 }
+
+/**
+ * An order's Checkout Session expired (webhook `checkout.session.expired`: the booking ended, or
+ * Stripe's own expiry): the order forgets it, so the next payment page is a new one.
+ */
+export async function checkoutExpired(
+  deps: OrdersDeps,
+  sessionId: string,
+  now: Date,
+): Promise<void> {
+  const facts = await deps.payments.retrieveCheckout(sessionId);
+  if (facts?.mode !== 'payment' || facts.status !== 'expired' || facts.order_id === null) return;
+  const orderId = facts.order_id;
+  if ((await deps.repo.get(orderId)) === undefined) return;
+  await patchOrder(
+    deps,
+    orderId,
+    (record) => (record.session_id === sessionId ? { session_id: null, session_url: null } : null),
+    now,
+  );
+}

@@ -7,6 +7,7 @@ import { publishToUserQuietly } from '../realtime/index';
 import {
   chargeRefunded,
   checkoutCompleted,
+  checkoutExpired,
   ordersDeps,
   paymentIntentChanged,
   releaseWaitingPayouts,
@@ -44,6 +45,7 @@ export function paymentsDeps(): PaymentsDeps {
     orders: {
       paymentIntentChanged: (id, now) => paymentIntentChanged(ordersDeps(), id, now),
       checkoutCompleted: (id, now) => checkoutCompleted(ordersDeps(), id, now),
+      checkoutExpired: (id, now) => checkoutExpired(ordersDeps(), id, now),
       chargeRefunded: (id, now) => chargeRefunded(ordersDeps(), id, now),
       async payoutsReady(userId, now) {
         await releaseWaitingPayouts(ordersDeps(), userId, now);

@@ -37,6 +37,7 @@ export interface PaymentsDeps {
 export interface OrderEvents {
   paymentIntentChanged(paymentIntentId: string, now: Date): Promise<void>;
   checkoutCompleted(sessionId: string, now: Date): Promise<void>;
+  checkoutExpired(sessionId: string, now: Date): Promise<void>;
   chargeRefunded(paymentIntentId: string, now: Date): Promise<void>;
   /** The user's payout account can receive transfers: pay the shares kept waiting. */
   payoutsReady(userId: string, now: Date): Promise<void>;

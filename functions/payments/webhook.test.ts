@@ -99,6 +99,9 @@ function setup(options: { failFirst?: boolean } = {}) {
       checkoutCompleted: async (id) => {
         orderEvents.push(`checkout ${id}`);
       },
+      checkoutExpired: async (id) => {
+        orderEvents.push(`expired ${id}`);
+      },
       chargeRefunded: async (id) => {
         orderEvents.push(`refunded ${id}`);
       },

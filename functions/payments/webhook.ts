@@ -122,6 +122,13 @@ async function checkoutCompleted(
   await cardsChanged(deps, idOf(session.customer), now);
 }
 
+/** checkout.session.expired: an order's payment page closed (its order forgets it). */
+async function checkoutExpired(deps: PaymentsDeps, event: Stripe.Event, now: Date): Promise<void> {
+  const session = event.data.object as Stripe.Checkout.Session;
+  if (session.mode !== 'payment' || session.metadata?.order_id === undefined) return;
+  await deps.orders.checkoutExpired(session.id, now);
+}
+
 /** payment_intent.succeeded / payment_failed: an order's payment moved (read again from Stripe). */
 async function paymentIntentChanged(
   deps: PaymentsDeps,
@@ -155,6 +162,7 @@ export const EVENT_HANDLERS: Partial<Record<Stripe.Event.Type, EventHandler>> = 
   'account.updated': accountUpdated,
   'setup_intent.succeeded': setupIntentSucceeded,
   'checkout.session.completed': checkoutCompleted,
+  'checkout.session.expired': checkoutExpired,
   'payment_method.detached': paymentMethodDetached,
   'payment_intent.succeeded': paymentIntentChanged,
   'payment_intent.payment_failed': paymentIntentChanged,

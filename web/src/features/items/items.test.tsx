@@ -549,6 +549,30 @@ describe('wallet', () => {
     expect(links[0]?.getAttribute('href')).toBe('/my-tokens/mint-form');
   });
 
+  it("heads a seller's wallet with their Stripe balance", async () => {
+    signedIn(
+      {
+        [`${USER}/token/getmyproducts`]: () => ok({ items: [], nextCursor: null }),
+        '/api/payment-gateway/getuserbalance': () =>
+          ok({
+            available: [{ currency: 'eur', amount: 3920 }],
+            pending: [],
+          }),
+      },
+      ownProfileFixture({ onboarding_status: 'complete' }),
+    );
+    renderRoute('/account/wallet/mytokens');
+    const card = await screen.findByRole('region', { name: 'Balance' });
+    expect(await within(card).findByText('€39,20')).toBeTruthy();
+  });
+
+  it('shows no balance to a user who is not a seller', async () => {
+    signedIn({ [`${USER}/token/getmyproducts`]: () => ok({ items: [], nextCursor: null }) });
+    renderRoute('/account/wallet/mytokens');
+    expect(await screen.findByText('No items yet')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Balance' })).toBeNull();
+  });
+
   it('lists the items, loads more and toggles the profile visibility', async () => {
     const fetchMock = signedIn({
       [`${USER}/token/getmyproducts`]: (_url, init) => {

@@ -21,6 +21,7 @@ import { PRODUCT_TYPES, type ProductType } from '@shared/switches';
 import { useState } from 'react';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Link as RouterLink, Navigate } from 'react-router';
+import { SellerBalanceCard } from '../../../components/SellerBalanceCard';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
 import { useAuth } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
@@ -126,6 +127,8 @@ export function WalletPage({ userId, onlyMint }: { userId: string; onlyMint: boo
     },
   });
   const items = query.data?.pages.flatMap((page) => page.items) ?? [];
+  // A seller's Stripe balance heads the wallet (spec 001 §2 balance card).
+  const seller = useOwnProfile(userId).data?.onboarding_status === 'complete';
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, sm: 5 } }}>
@@ -151,6 +154,11 @@ export function WalletPage({ userId, onlyMint }: { userId: string; onlyMint: boo
           {t('items.wallet.create')}
         </Button>
       </Box>
+      {seller ? (
+        <Box sx={{ mb: 2 }}>
+          <SellerBalanceCard userId={userId} />
+        </Box>
+      ) : null}
       <WalletTabs userId={userId} current={onlyMint ? PATHS.myMints : PATHS.myTokens} />
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 3 }}>
         <Tabs

@@ -1,4 +1,3 @@
-import AccountBalanceWalletOutlinedIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
 import ChevronLeftRoundedIcon from '@mui/icons-material/ChevronLeftRounded';
 import ChevronRightRoundedIcon from '@mui/icons-material/ChevronRightRounded';
 import CloudOffRoundedIcon from '@mui/icons-material/CloudOffRounded';
@@ -19,21 +18,18 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { formatDateTime } from '@shared/dates';
-import { formatMoney } from '@shared/format';
-import { CURRENCIES, money, type CurrencyCode } from '@shared/money';
 import type { WalletActivity } from '@shared/schemas/orders';
-import type { MoneyAmount } from '@shared/schemas/payments';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { SellerBalanceCard } from '../../../components/SellerBalanceCard';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
-import { ApiError } from '../../../lib/api';
 import { useErrorText } from '../../../lib/errors';
 import { addTranslations, useTranslation, type TFunction } from '../../../lib/i18n';
 import { priceText } from '../../../lib/offeringFormat';
 import { orderPath } from '../../../lib/orders';
 import { useViewport } from '../../../lib/viewport';
 import ordersTexts from '../../../locales/en.orders.json';
-import { useBalance, useWalletActivity } from '../hooks/useOrders';
+import { useWalletActivity } from '../hooks/useOrders';
 import { RowsSkeleton } from './MarketActivity';
 import { viewerZone } from './OrderParts';
 
@@ -41,96 +37,13 @@ addTranslations({ orders: ordersTexts });
 
 export const PAGE_SIZES = [10, 25, 50] as const;
 
-/** Stripe's amounts name the currency in lower case; ours are known by their upper-case code. */
-function balanceText(amount: MoneyAmount): string {
-  const code = amount.currency.toUpperCase();
-  if (code in CURRENCIES) return formatMoney(money(amount.amount, code as CurrencyCode));
-  return `${amount.amount} ${code}`;
-}
-
 /** The wallet tab: the seller's balance and the wallet activity. */
 export function WalletActivityTab({ userId }: { userId: string }) {
   return (
     <Box sx={{ display: 'grid', gap: 3 }}>
-      <BalanceCard userId={userId} />
+      <SellerBalanceCard userId={userId} />
       <WalletTable userId={userId} />
     </Box>
-  );
-}
-
-function BalanceCard({ userId }: { userId: string }) {
-  const { t } = useTranslation();
-  const errorText = useErrorText();
-  const headingId = useId();
-  const balance = useBalance(userId);
-  const notSeller =
-    balance.error instanceof ApiError && balance.error.code === 'onboarding.errors.not_onboarded';
-  let content: ReactNode;
-  if (balance.isPending) {
-    content = (
-      <Box role="status" aria-label={t('common.loading')}>
-        <Skeleton width="50%" height={36} />
-      </Box>
-    );
-  } else if (notSeller) {
-    content = (
-      <Typography variant="body2" color="text.secondary">
-        {t('orders.wallet.noSeller')}
-      </Typography>
-    );
-  } else if (balance.isError) {
-    content = (
-      <Alert
-        severity="warning"
-        action={
-          <Button color="inherit" size="small" onClick={() => void balance.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
-        {t('orders.wallet.balanceFailed')} {errorText(balance.error)}
-      </Alert>
-    );
-  } else {
-    const rows: { label: string; amounts: MoneyAmount[] }[] = [
-      { label: t('orders.wallet.available'), amounts: balance.data.available },
-      { label: t('orders.wallet.pending'), amounts: balance.data.pending },
-    ];
-    content = (
-      <Box
-        component="dl"
-        sx={{ m: 0, display: 'flex', gap: { xs: 3, sm: 6 }, flexWrap: 'wrap', '& dd': { m: 0 } }}
-      >
-        {rows.map((row) => (
-          <Box key={row.label}>
-            <Typography component="dt" variant="body2" color="text.secondary">
-              {row.label}
-            </Typography>
-            <Typography component="dd" variant="h6" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-              {row.amounts.length === 0
-                ? t('orders.wallet.noBalance')
-                : row.amounts.map(balanceText).join(' · ')}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
-    );
-  }
-  return (
-    <Paper
-      variant="outlined"
-      component="section"
-      aria-labelledby={headingId}
-      sx={{ p: { xs: 2, sm: 3 }, display: 'flex', gap: 2, alignItems: 'flex-start' }}
-    >
-      <AccountBalanceWalletOutlinedIcon color="primary" aria-hidden sx={{ mt: 0.5 }} />
-      <Box sx={{ display: 'grid', gap: 1, minWidth: 0, flex: 1 }}>
-        <Typography id={headingId} variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-          {t('orders.wallet.balance')}
-        </Typography>
-        {content}
-      </Box>
-    </Paper>
   );
 }
 

@@ -7,7 +7,6 @@ import { useLiveMessages } from '../../../lib/liveChannel';
 import {
   getMarketOrders,
   getOrder,
-  getUserBalance,
   getWalletActivity,
   ORDER_POLL_MS,
   orderKeys,
@@ -103,14 +102,6 @@ export function useWalletActivity(userId: string) {
     queryFn: ({ pageParam, signal }) => getWalletActivity(pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
-  });
-}
-
-export function useBalance(userId: string) {
-  return useQuery({
-    queryKey: orderKeys.balance(userId),
-    queryFn: ({ signal }) => getUserBalance(signal),
-    retry: false,
   });
 }
 
