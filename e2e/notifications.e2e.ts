@@ -218,7 +218,7 @@ describe('notifications in Chromium', () => {
     await context.close();
   });
 
-  it('a 375 px phone: the bell in the bottom bar, swipe to read, a click to the wallet', async () => {
+  it('a 375 px phone: the bell in the bottom bar, swipe to read, a click to the order', async () => {
     const { context, page } = await newPage(browser(), 'phone');
     const user = await signUpAndLogIn(page, baseUrl, 'bellphone');
     await openTerms(page);
@@ -265,13 +265,15 @@ describe('notifications in Chromium', () => {
     await expect.poll(() => transfer.getAttribute('data-read')).toBe('true');
     await expectUnread(page, 1, 'bottom');
 
-    // The order update has no item: it opens the wallet.
+    // The order update names its order: it opens the order's page (this one is made up, so the
+    // page says it cannot be found).
     await dialog.getByRole('button', { name: /Your order of Walnut board was updated/ }).click();
-    await page.waitForURL(`${baseUrl}/account/wallet/mytokens`);
+    await page.waitForURL(`${baseUrl}/account/orders/order1`);
     await dialog.waitFor({ state: 'detached' });
     await expectUnread(page, 0, 'bottom');
-    await page.getByRole('heading', { level: 1, name: 'Wallet' }).waitFor();
-    await screenshot(page, 'notifications-wallet-375', { fullPage: false });
+    await page.getByRole('heading', { level: 1, name: 'Order' }).waitFor();
+    await page.getByText('This order could not be found').waitFor();
+    await screenshot(page, 'notifications-order-375', { fullPage: false });
     expect(jsErrors(page)).toEqual([]);
     await context.close();
   });
