@@ -1,12 +1,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Twin } from '../infra/local/twin';
 import { LOCAL_SUPPORT_EMAIL } from '../infra/local/twin';
-import { dynamoDocumentClient } from '../functions/core/clients';
-import { STRIPE_ENV, readEnv } from '../functions/core/env';
+import { STRIPE_ENV } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
-import { orderKey } from '../functions/orders/orders.keys';
+import { ordersDeps } from '../functions/orders/index';
 import type { ListingContract, ListingProgress } from '../shared/schemas/offerings';
 import type { CardPayment, Order } from '../shared/schemas/orders';
 import { startDynamoCounter } from './dynamo-counter';
@@ -179,11 +177,8 @@ export async function benchCheckout(twin: Twin, orders: number) {
     }),
   );
 
-  const env = readEnv();
-  const doc = dynamoDocumentClient(env);
-  const statusOf = async (orderId: string) =>
-    (await doc.send(new GetCommand({ TableName: env.tableName, Key: orderKey(orderId) }))).Item
-      ?.status as string | undefined;
+  const orderRepo = ordersDeps().repo;
+  const statusOf = async (orderId: string) => (await orderRepo.get(orderId))?.status;
   const marketPage = async () => {
     const started = performance.now();
     const response = await fetch(`${api}/api/users/-/offering/getofferings`, {
