@@ -1,0 +1,387 @@
+/**
+ * The auction rules (issue 13 §1–§2; spec 000 §4 bid status, §5 bid rules, §9 bid expiry), in one
+ * pure module: a lot's state plus a bid (or a cancellation) gives the new state and its
+ * allocation. The server applies it authoritatively (functions/bids), the bid form runs it for the
+ * minimum next bid, and the table tests in auction.test.ts pin every rule. docs/auctions.md explains
+ * the rules with worked examples.
+ *
+ * - **Proxy bidding.** A bid has a visible `amount` per copy and an optional secret `max` (its
+ *   proxy ceiling, ≥ amount). The system bids for the bidder only what keeps them allocated: one
+ *   increment above the best competing maximum, never above their own maximum, never below their
+ *   own amount.
+ * - **Ranking.** Bids rank by maximum, highest first; among equal maxima the earlier bid wins.
+ * - **Multi-copy lots.** The lot's K copies go down the ranking: each bid gets as many copies as it
+ *   asks for while copies remain, so the last allocated bid may get fewer than it asked for (a
+ *   partial fill). Every winner pays their own price per copy: the competition's maximum plus one
+ *   increment, capped at their own maximum.
+ * - **Increments** by price tier (`BID_INCREMENTS`, minor units of a two-decimals currency).
+ * - **Threshold.** While copies are unallocated, a bid needs the offering's minimum bid; once all
+ *   are allocated, the lowest winning price plus its increment.
+ * - **Reserve** (hidden): bids whose maximum is below it win nothing; winners pay at least it.
+ * - **Soft close.** A bid or cancellation that changes the allocation within the last
+ *   `soft_close_ms` moves the end to now + `soft_close_ms`.
+ * - **Retraction** (eBay's rule): a bidder may cancel while more than 12 hours remain, or within
+ *   1 hour of placing their latest bid; never after the end.
+ */
+
+/** Price tiers: from `from` (minor units) up, the increment is `step` (eBay's USD table). */
+export const BID_INCREMENTS: readonly { from: number; step: number }[] = [
+  { from: 0, step: 5 },
+  { from: 100, step: 25 },
+  { from: 500, step: 50 },
+  { from: 2_500, step: 100 },
+  { from: 10_000, step: 250 },
+  { from: 25_000, step: 500 },
+  { from: 50_000, step: 1_000 },
+  { from: 100_000, step: 2_500 },
+  { from: 250_000, step: 5_000 },
+  { from: 500_000, step: 10_000 },
+];
+
+export const AUCTION_LIMITS = {
+  /** The largest bid per copy (minor units): 10,000,000.00. */
+  maxBid: 1_000_000_000,
+  /** Default soft-close window (an operator setting): 5 minutes. */
+  softCloseMs: 5 * 60_000,
+  /** A retraction is free while more than this remains before the end. */
+  retractFreeMs: 12 * 3_600_000,
+  /** Within the last 12 hours, only a bid placed less than this ago may be retracted. */
+  retractRecentMs: 3_600_000,
+  /** Spec 000 §9: bids expire 2880 minutes after the offering's end (the payment window). */
+  bidExpiryMs: 2_880 * 60_000,
+  /** Active bidders one lot holds (its book lives in one record). */
+  maxBidders: 1_000,
+} as const;
+
+/** The increment that applies at `price` (minor units). */
+export function incrementAt(price: number): number {
+  let step = 0;
+  for (const tier of BID_INCREMENTS) {
+    if (price >= tier.from) step = tier.step;
+  }
+  return step;
+}
+
+/** One bidder's standing bid (a rebid replaces it; one entry per bidder). */
+export interface BookEntry {
+  bidder_id: string;
+  bidder_nick: string;
+  /** The visible bid per copy: the bidder pays at least this if they win. */
+  amount: number;
+  /** The secret maximum per copy (= amount without proxy). */
+  max: number;
+  quantity: number;
+  /** Acceptance order of the bidder's first bid at this maximum: earlier wins ties. */
+  seq: number;
+  /** When the bidder's latest bid was accepted (ISO). */
+  placed_at: string;
+}
+
+export interface AuctionState {
+  copies: number;
+  /** The offering's minimum bid per copy. */
+  min_price: number;
+  /** Hidden reserve per copy, or null. */
+  reserve: number | null;
+  /** false: one copy per bidder. */
+  multi_copy: boolean;
+  soft_close_ms: number;
+  /** The current end (ISO); soft close moves it. */
+  end_at: string;
+  /** The last acceptance number given. */
+  seq: number;
+  book: BookEntry[];
+}
+
+export interface Allocation {
+  bidder_id: string;
+  copies: number;
+  /** What the bidder pays per copy if the auction ended now. */
+  price: number;
+}
+
+export interface Standing {
+  /** Winners in rank order. */
+  allocation: Allocation[];
+  /** The smallest amount per copy a new bidder may bid. */
+  min_next: number;
+  /** The highest current price per copy among winners, or null without winners. */
+  highest: number | null;
+  /** null without a reserve; else whether some bid reaches it. */
+  reserve_met: boolean | null;
+  /** Copies not allocated (no bids, or bids below the reserve). */
+  unallocated: number;
+}
+
+/** The book in rank order: maximum first, then the earlier bid. */
+export function ranked(book: readonly BookEntry[]): BookEntry[] {
+  return [...book].sort((a, b) => b.max - a.max || a.seq - b.seq);
+}
+
+/** Where the lot stands: who would win what, at what price, and what the next bid needs. */
+export function standingOf(state: AuctionState): Standing {
+  const order = ranked(state.book);
+  const floor = Math.max(state.min_price, state.reserve ?? 0);
+  let remaining = state.copies;
+  const taken = new Map<string, number>();
+  for (const entry of order) {
+    if (remaining === 0) break;
+    if (entry.max < floor) continue;
+    const copies = Math.min(entry.quantity, remaining);
+    taken.set(entry.bidder_id, copies);
+    remaining -= copies;
+  }
+  const allocation: Allocation[] = [];
+  for (const entry of order) {
+    const copies = taken.get(entry.bidder_id);
+    if (copies === undefined) continue;
+    // The best competing maximum: the highest bid of anyone else left (partly) without copies.
+    let competition: number | null = null;
+    for (const other of order) {
+      if (other.bidder_id === entry.bidder_id) continue;
+      if ((taken.get(other.bidder_id) ?? 0) >= other.quantity) continue;
+      competition = other.max;
+      break;
+    }
+    const wanted = Math.max(
+      floor,
+      entry.amount,
+      competition === null ? 0 : competition + incrementAt(competition),
+    );
+    allocation.push({ bidder_id: entry.bidder_id, copies, price: Math.min(entry.max, wanted) });
+  }
+  let minNext = state.min_price;
+  if (remaining === 0 && allocation.length > 0) {
+    const lowest = Math.min(...allocation.map((winner) => winner.price));
+    minNext = Math.max(state.min_price, lowest + incrementAt(lowest));
+  }
+  return {
+    allocation,
+    min_next: minNext,
+    highest: allocation.length === 0 ? null : Math.max(...allocation.map((w) => w.price)),
+    reserve_met: state.reserve === null ? null : state.book.some((e) => e.max >= floor),
+    unallocated: remaining,
+  };
+}
+
+/** The allocation as a comparable set: who gets how many copies (prices aside). */
+function allocationKey(standing: Standing): string {
+  return standing.allocation
+    .map((winner) => `${winner.bidder_id}:${winner.copies}`)
+    .sort()
+    .join(',');
+}
+
+export interface BidInput {
+  bidder_id: string;
+  bidder_nick: string;
+  amount: number;
+  /** The proxy maximum, or null for none (= amount). */
+  max: number | null;
+  quantity: number;
+}
+
+/** The error codes of a refused bid or cancellation (shared/errors; texts in en.json). */
+export type BidRefusal =
+  | 'market.bid.errors.ended'
+  | 'market.bid.errors.not_started'
+  | 'market.bid.errors.amount'
+  | 'market.bid.errors.too_low'
+  | 'market.bid.errors.max_below_amount'
+  | 'market.bid.errors.quantity'
+  | 'market.bid.errors.one_copy'
+  | 'market.bid.errors.rebid_quantity'
+  | 'market.bid.errors.not_higher'
+  | 'market.bid.errors.too_many_bidders'
+  | 'market.bid.errors.no_bid'
+  | 'market.bid.errors.retract_closed';
+
+export type BidOutcome =
+  | {
+      ok: true;
+      state: AuctionState;
+      standing: Standing;
+      /** The acceptance number of this bid. */
+      seq: number;
+      /** The allocation changed (someone gained or lost copies). */
+      changed: boolean;
+      /** The end moved (soft close); the new end is state.end_at. */
+      extended: boolean;
+      /** Bidders who held copies before and hold fewer now. */
+      outbid: string[];
+    }
+  | { ok: false; code: BidRefusal; min_next: number };
+
+const isWholeAmount = (value: number) =>
+  Number.isSafeInteger(value) && value >= 1 && value <= AUCTION_LIMITS.maxBid;
+
+/** Applies the soft close and compares standings before and after a change of the book. */
+function settle(
+  before: AuctionState,
+  book: BookEntry[],
+  seq: number,
+  now: Date,
+): Omit<Extract<BidOutcome, { ok: true }>, 'ok' | 'seq'> {
+  const old = standingOf(before);
+  let state: AuctionState = { ...before, book, seq };
+  const standing = standingOf(state);
+  const changed = allocationKey(old) !== allocationKey(standing);
+  const end = Date.parse(state.end_at);
+  let extended = false;
+  if (changed && end - now.getTime() <= state.soft_close_ms) {
+    state = { ...state, end_at: new Date(now.getTime() + state.soft_close_ms).toISOString() };
+    extended = true;
+  }
+  const held = new Map(standing.allocation.map((winner) => [winner.bidder_id, winner.copies]));
+  const outbid = old.allocation
+    .filter((winner) => (held.get(winner.bidder_id) ?? 0) < winner.copies)
+    .map((winner) => winner.bidder_id);
+  return { state, standing, changed, extended, outbid };
+}
+
+/**
+ * A bid (or a rebid: the bidder's entry is replaced) against the lot at `now`. `start_at` is the
+ * offering's start: bids before it are refused.
+ */
+export function placeBid(
+  state: AuctionState,
+  bid: BidInput,
+  now: Date,
+  start_at?: string,
+): BidOutcome {
+  const current = standingOf(state);
+  const refuse = (code: BidRefusal): BidOutcome => ({ ok: false, code, min_next: current.min_next });
+  if (now.getTime() >= Date.parse(state.end_at)) return refuse('market.bid.errors.ended');
+  if (start_at !== undefined && now.getTime() < Date.parse(start_at)) {
+    return refuse('market.bid.errors.not_started');
+  }
+  if (!isWholeAmount(bid.amount)) return refuse('market.bid.errors.amount');
+  const max = bid.max ?? bid.amount;
+  if (!isWholeAmount(max)) return refuse('market.bid.errors.amount');
+  if (max < bid.amount) return refuse('market.bid.errors.max_below_amount');
+  if (!Number.isInteger(bid.quantity) || bid.quantity < 1 || bid.quantity > state.copies) {
+    return refuse('market.bid.errors.quantity');
+  }
+  if (!state.multi_copy && bid.quantity !== 1) return refuse('market.bid.errors.one_copy');
+  const previous = state.book.find((entry) => entry.bidder_id === bid.bidder_id);
+  if (previous !== undefined) {
+    if (previous.quantity !== bid.quantity) return refuse('market.bid.errors.rebid_quantity');
+    if (max <= previous.max) return refuse('market.bid.errors.not_higher');
+  } else if (state.book.length >= AUCTION_LIMITS.maxBidders) {
+    return refuse('market.bid.errors.too_many_bidders');
+  }
+  const winning = current.allocation.find((winner) => winner.bidder_id === bid.bidder_id);
+  const fullyHeld = winning !== undefined && winning.copies === bid.quantity;
+  // A winner holding all they asked for may raise their maximum; anyone else must beat the
+  // threshold with their visible amount (and never bid below their own earlier amount).
+  if (!fullyHeld && bid.amount < current.min_next) return refuse('market.bid.errors.too_low');
+  if (previous !== undefined && bid.amount < previous.amount) {
+    return refuse('market.bid.errors.not_higher');
+  }
+  const seq = state.seq + 1;
+  const entry: BookEntry = {
+    bidder_id: bid.bidder_id,
+    bidder_nick: bid.bidder_nick,
+    amount: bid.amount,
+    max,
+    quantity: bid.quantity,
+    seq,
+    placed_at: now.toISOString(),
+  };
+  const book = [...state.book.filter((other) => other.bidder_id !== bid.bidder_id), entry];
+  return { ok: true, seq, ...settle(state, book, seq, now) };
+}
+
+/** Whether the bidder may retract now (eBay's rule; see the module comment). */
+export function canRetract(state: AuctionState, entry: BookEntry, now: Date): boolean {
+  const left = Date.parse(state.end_at) - now.getTime();
+  if (left <= 0) return false;
+  if (left > AUCTION_LIMITS.retractFreeMs) return true;
+  return now.getTime() - Date.parse(entry.placed_at) < AUCTION_LIMITS.retractRecentMs;
+}
+
+/** Retracts the bidder's bid: their entry leaves the book and the others' prices follow. */
+export function cancelBid(state: AuctionState, bidder_id: string, now: Date): BidOutcome {
+  const current = standingOf(state);
+  const entry = state.book.find((other) => other.bidder_id === bidder_id);
+  if (entry === undefined) {
+    return { ok: false, code: 'market.bid.errors.no_bid', min_next: current.min_next };
+  }
+  if (!canRetract(state, entry, now)) {
+    const code = now.getTime() >= Date.parse(state.end_at) ? 'ended' : 'retract_closed';
+    return { ok: false, code: `market.bid.errors.${code}`, min_next: current.min_next };
+  }
+  const book = state.book.filter((other) => other.bidder_id !== bidder_id);
+  return { ok: true, seq: state.seq, ...settle(state, book, state.seq, now) };
+}
+
+/** Replays accepted bids and cancellations in acceptance order (the load test's oracle). */
+export type BookAction =
+  | { kind: 'bid'; bid: BidInput; at: string }
+  | { kind: 'cancel'; bidder_id: string; at: string };
+
+export function replay(initial: AuctionState, actions: readonly BookAction[]): AuctionState {
+  let state = initial;
+  for (const action of actions) {
+    const outcome =
+      action.kind === 'bid'
+        ? placeBid(state, action.bid, new Date(action.at))
+        : cancelBid(state, action.bidder_id, new Date(action.at));
+    if (!outcome.ok) throw new Error(`replay refused ${action.kind}: ${outcome.code}`);
+    state = outcome.state;
+  }
+  return state;
+}
+
+// --- the close: winners, substitutes ---------------------------------------------------------
+
+/**
+ * A copy offer made at the close or to a substitute: `round` 0 is the winners, 1… substitutes.
+ * `price` is per copy: a winner's price at the close, a substitute's own maximum (eBay's second
+ * chance offer: the highest amount they were ready to pay).
+ */
+export interface Offer {
+  bidder_id: string;
+  copies: number;
+  price: number;
+  round: number;
+}
+
+/** The winners at the end (round 0): the standing's allocation. */
+export function winnersOf(state: AuctionState): Offer[] {
+  return standingOf(state).allocation.map((winner) => ({ ...winner, round: 0 }));
+}
+
+/**
+ * The next substitutes for `free` copies, after the offers made so far: down the ranking, skipping
+ * bidders whose offer lapsed unpaid, each offered what they asked for less what they already got,
+ * at their own maximum. Bids below the reserve never get an offer.
+ */
+export function substitutesFor(
+  state: AuctionState,
+  offers: readonly Offer[],
+  lapsed: ReadonlySet<string>,
+  free: number,
+  round: number,
+): Offer[] {
+  const floor = Math.max(state.min_price, state.reserve ?? 0);
+  const out: Offer[] = [];
+  let remaining = free;
+  for (const entry of ranked(state.book)) {
+    if (remaining === 0) break;
+    if (entry.max < floor || lapsed.has(entry.bidder_id)) continue;
+    const got = offers
+      .filter((offer) => offer.bidder_id === entry.bidder_id)
+      .reduce((sum, offer) => sum + offer.copies, 0);
+    const copies = Math.min(entry.quantity - got, remaining);
+    if (copies <= 0) continue;
+    out.push({ bidder_id: entry.bidder_id, copies, price: entry.max, round });
+    remaining -= copies;
+  }
+  return out;
+}
+
+/** Spec 000 §9: a bid (and the payment window of an offer made at the end) expires then. */
+export function bidExpiryOf(end_at: string): string {
+  return new Date(Date.parse(end_at) + AUCTION_LIMITS.bidExpiryMs).toISOString();
+}
