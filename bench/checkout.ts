@@ -1,14 +1,13 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Twin } from '../infra/local/twin';
-import { LOCAL_SUPPORT_EMAIL } from '../infra/local/twin';
 import { STRIPE_ENV } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
 import { ordersDeps } from '../functions/orders/index';
 import type { ListingContract, ListingProgress } from '../shared/schemas/offerings';
 import type { CardPayment, Order } from '../shared/schemas/orders';
 import { startDynamoCounter } from './dynamo-counter';
-import { account } from './market';
+import { account, supportAccount } from './market';
 import { median, ms, percentile, table } from './stats';
 
 /**
@@ -80,7 +79,7 @@ export async function benchCheckout(twin: Twin, orders: number) {
   const stamp = `co${Date.now().toString(36)}`;
   const seller = await account(twin, stamp, `${stamp}@example.com`);
   const buyer = await account(twin, `${stamp}b`, `${stamp}b@example.com`);
-  const admin = await account(twin, `${stamp}s`, LOCAL_SUPPORT_EMAIL);
+  const admin = await supportAccount(twin);
   const auth = (token: string) => ({
     'content-type': 'application/json',
     authorization: `Bearer ${token}`,
@@ -141,6 +140,7 @@ export async function benchCheckout(twin: Twin, orders: number) {
     payment_mode: 'fullprice',
     deposit: null,
     buy_price: null,
+    reserve_price: null,
     multi_copy: false,
     start_at: new Date().toISOString(),
     end_at: new Date(Date.now() + 72 * HOUR).toISOString(),

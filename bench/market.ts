@@ -53,6 +53,20 @@ export async function account(twin: Twin, stamp: string, email: string) {
   return { id, nick: stamp, token: accessToken };
 }
 
+/**
+ * Support (the admin that approves offerings) in this twin: registered once per run, since the
+ * e-mail is unique, then shared by every bench that approves (market, checkout, auction).
+ */
+const supports = new WeakMap<Twin, ReturnType<typeof account>>();
+export function supportAccount(twin: Twin): ReturnType<typeof account> {
+  let support = supports.get(twin);
+  if (support === undefined) {
+    support = account(twin, `sup${Date.now().toString(36)}`, LOCAL_SUPPORT_EMAIL);
+    supports.set(twin, support);
+  }
+  return support;
+}
+
 const HOUR = 3_600_000;
 const FILTERS = { types: ['physical'], category: 'art', offer: 'buy' } as const;
 
@@ -60,7 +74,7 @@ export async function benchMarket(twin: Twin, requests: number) {
   const api = twin.urls.http;
   const stamp = `mk${Date.now().toString(36)}`;
   const seller = await account(twin, stamp, `${stamp}@example.com`);
-  const admin = await account(twin, `${stamp}s`, LOCAL_SUPPORT_EMAIL);
+  const admin = await supportAccount(twin);
   await markOnboarded(seller.id);
   const auth = (token: string) => ({
     'content-type': 'application/json',
@@ -77,6 +91,7 @@ export async function benchMarket(twin: Twin, requests: number) {
       payment_mode: 'fullprice',
       deposit: null,
       buy_price: null,
+      reserve_price: null,
       multi_copy: false,
       start_at: new Date().toISOString(),
       end_at: new Date(Date.now() + 72 * HOUR).toISOString(),

@@ -27,7 +27,12 @@
  * 14. Checkout: book one copy, pay with the saved card, fulfilled: p50/p95 next to the market page
  *     in the same run (goal ≤ 5× at p95), and the DynamoDB requests, write units and Stripe calls
  *     per order (bench/checkout.ts).
- * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- market` runs 12 and 13 only; `npm run bench -- checkout` runs 14 only; `npm run bench -- web-js` runs 6 only (seconds);
+ * 15. Auctions: accepted bids per second on one hot lot (bidders through the local gateway) next
+ *     to raw conditional UpdateItems per second on one item of the same table, interleaved rounds,
+ *     1 and 8 concurrent clients (goal ≥ 50 %), and the DynamoDB requests and write units per
+ *     accepted bid; 16. bid → `bid.new` at one watcher and at the last of 1,000 subscribed
+ *     WebSocket connections, p50/p95 (bench/auction.ts).
+ * `npm run bench -- web` runs 6 to 8 only; `npm run bench -- market` runs 12 and 13 only; `npm run bench -- checkout` runs 14 only; `npm run bench -- auction` runs 15 and 16 only; `npm run bench -- web-js` runs 6 only (seconds);
  * `npm run bench -- webhook` runs 9 only; `npm run bench -- notify` runs 10 and 11 only.
  * Figures go to stdout and to bench/results/latest.json. The machine is noisy: compare medians
  * and the ratio measured in the same run, not absolute numbers across runs.
@@ -51,6 +56,7 @@ import { benchWebhook } from './webhook';
 import { benchFanOut, benchNotifyToBell } from './notify';
 import { benchMarket } from './market';
 import { benchCheckout } from './checkout';
+import { benchAuction, type AuctionBenchOptions } from './auction';
 import { benchLighthouse } from './lighthouse';
 import { benchWebJs } from './web-js';
 import { kib, median, ms, percentile, table } from './stats';
@@ -65,6 +71,13 @@ const NOTIFIES = Number(process.env.BENCH_NOTIFIES ?? 200);
 const FAN_OUT_FOLLOWERS = Number(process.env.BENCH_FANOUT_FOLLOWERS ?? 10_000);
 const MARKET_REQUESTS = Number(process.env.BENCH_MARKET_REQUESTS ?? 300);
 const CHECKOUTS = Number(process.env.BENCH_CHECKOUTS ?? 40);
+const AUCTION: AuctionBenchOptions = {
+  concurrency: (process.env.BENCH_AUCTION_CLIENTS ?? '1,8').split(',').map(Number),
+  rounds: Number(process.env.BENCH_AUCTION_ROUNDS ?? 5),
+  seconds: Number(process.env.BENCH_AUCTION_SECONDS ?? 3),
+  watchers: Number(process.env.BENCH_AUCTION_WATCHERS ?? 1000),
+  watchBids: Number(process.env.BENCH_AUCTION_WATCH_BIDS ?? 40),
+};
 
 async function bundles() {
   const outDir = path.join(REPO_ROOT, 'dist', 'bench-functions');
@@ -175,9 +188,11 @@ async function latency() {
     const fanOut = await benchFanOut(twin, FAN_OUT_FOLLOWERS);
     const market = await benchMarket(twin, MARKET_REQUESTS);
     const checkout = await benchCheckout(twin, CHECKOUTS);
+    const auction = await benchAuction(twin, AUCTION);
     return {
       market,
       checkout,
+      auction,
       login,
       mint,
       webhook,
@@ -246,6 +261,15 @@ async function main() {
     const twin = await startTwin({ mode: 'test' });
     try {
       write('webhook.json', { webhook: await benchWebhook(twin, WEBHOOKS) });
+    } finally {
+      await twin.stop();
+    }
+    return;
+  }
+  if (args.includes('auction')) {
+    const twin = await startTwin({ mode: 'test' });
+    try {
+      write('auction.json', { auction: await benchAuction(twin, AUCTION) });
     } finally {
       await twin.stop();
     }

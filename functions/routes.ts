@@ -1,6 +1,7 @@
 import type { RouteDeclaration, WorkflowTask } from './core/route';
 import { accountsRoutes } from './accounts/accounts.routes';
 import { addressesRoutes } from './addresses/addresses.routes';
+import { bidsRoutes } from './bids/bids.routes';
 import { collectionsRoutes } from './collections/collections.routes';
 import { followsRoutes } from './follows/follows.routes';
 import { itemsRoutes } from './items/items.routes';
@@ -34,6 +35,7 @@ export const httpRoutes: readonly RouteDeclaration[] = [
   notificationsRoutes,
   offeringsRoutes,
   ordersRoutes,
+  bidsRoutes,
 ].flatMap((routes): RouteDeclaration[] => Object.values(routes));
 
 export interface WebSocketRoute {
@@ -69,8 +71,17 @@ export const workflowTasks: Readonly<Record<string, WorkflowTask>> = {
   listingStep: {
     handler: 'offerings/handlers/listing-step',
     notify: true,
-    workflows: ['follower-fanout'],
+    workflows: ['follower-fanout', 'auction-close'],
     callbacks: ['listing'],
+  },
+  // auction-close: an auction's reminders and close (issue 13): winners' orders made and their
+  // saved cards charged off session, substitutes offered, the rest returned. It books copies (the
+  // offers' booking-expiry timers), charges, notifies and publishes to the offering's watchers.
+  auctionStep: {
+    handler: 'bids/handlers/auction-step',
+    notify: true,
+    stripe: true,
+    workflows: ['booking-expiry'],
   },
   // booking-expiry and payout-release: an order's timers (issue 12). At the booking's end an
   // unpaid order expires (its copies released, its Checkout Session expired); 14 days after
@@ -80,6 +91,27 @@ export const workflowTasks: Readonly<Record<string, WorkflowTask>> = {
     notify: true,
     stripe: true,
     workflows: ['payout-release'],
+  },
+};
+
+/**
+ * Scheduled jobs (DESIGN §7: "scheduled jobs closing auctions and sending end reminders"): CDK runs
+ * each handler on an EventBridge schedule (`rateMinutes`), the twin fires the same handler on its
+ * own scheduler at the same rate; a parity test checks both run exactly these. A job's options
+ * mean what they mean for a workflow task (CDK grants exactly those).
+ */
+export interface ScheduledJob extends WorkflowTask {
+  /** Every this many minutes. */
+  rateMinutes: number;
+}
+
+export const scheduledJobs: Readonly<Record<string, ScheduledJob>> = {
+  // The auction sweeper: lots past their end whose close has not started, or whose close missed
+  // its next look (a failed or lost execution), get an auction-close execution that resumes it.
+  auctionSweep: {
+    handler: 'bids/handlers/auction-sweep',
+    rateMinutes: 1,
+    workflows: ['auction-close'],
   },
 };
 
@@ -128,6 +160,7 @@ export function allHandlers(): string[] {
       ...httpRoutes.map((route) => route.handler),
       ...webSocketRoutes.map((route) => route.handler),
       ...Object.values(workflowTasks).map((task) => task.handler),
+      ...Object.values(scheduledJobs).map((job) => job.handler),
     ]),
   ].sort();
 }

@@ -8,7 +8,13 @@ import {
   InitiateAuthCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { cognitoTriggers, httpRoutes, webSocketRoutes, type HttpRoute } from '../functions/routes';
+import {
+  cognitoTriggers,
+  httpRoutes,
+  scheduledJobs,
+  webSocketRoutes,
+  type HttpRoute,
+} from '../functions/routes';
 import { synthesizeTemplates, templateInventory, type TemplateInventory } from './lib/app';
 import { cognitoAuthorizer } from './local/cognito/authorizer';
 import type { Jwk } from './local/cognito/jwt';
@@ -21,13 +27,13 @@ import {
 } from './local/cognito/server';
 import { handlerLoader, startHttpGateway, type HttpGateway } from './local/http-gateway';
 import { TWIN_CREDENTIALS } from './local/support';
-import { twin, useTwinEnv } from './local/test/twin-context';
+import { gatewayFetch, twin, useTwinEnv } from './local/test/twin-context';
 import { REPO_ROOT } from './lib/bundle';
 
 /**
- * Parity of the two runtimes: every route of the route table, every WebSocket route and every
- * workflow exists in the synthesized AWS templates AND is served by the twin by the same handler;
- * nothing exists in one and not in the other.
+ * Parity of the two runtimes: every route of the route table, every WebSocket route, every
+ * workflow and every scheduled job exists in the synthesized AWS templates AND is served (or run)
+ * by the twin with the same handler; nothing exists in one and not in the other.
  */
 const WORKFLOWS_DIR = path.join(REPO_ROOT, 'infra', 'workflows');
 const routeKey = (route: Pick<HttpRoute, 'method' | 'path'>) => `${route.method} ${route.path}`;
@@ -64,6 +70,47 @@ describe('AWS templates ↔ route table', () => {
     expect(inventory.workflows).toEqual(files);
     // …and the twin's runner loads the same ones (its global setup read the same directory).
     expect(Object.keys(twin().stateMachineArns).sort()).toEqual(files);
+  });
+});
+
+describe('scheduled jobs: AWS templates ↔ the twin scheduler ↔ scheduledJobs', () => {
+  const declared = Object.entries(scheduledJobs).map(([name, { handler, rateMinutes }]) => ({
+    name,
+    handler,
+    rateMinutes,
+  }));
+
+  it('has one EventBridge rule per job, running its handler at its rate', () => {
+    expect(inventory.schedules).toEqual(
+      declared
+        .map(({ handler, rateMinutes }) => ({ handler, rateMinutes }))
+        .sort((a, b) => a.handler.localeCompare(b.handler)),
+    );
+  });
+
+  it('schedules the same jobs on the twin, with the same handlers and rates', () => {
+    expect(twin().jobs).toEqual(
+      Object.fromEntries(
+        declared.map(({ name, handler, rateMinutes }) => [name, { handler, rateMinutes }]),
+      ),
+    );
+  });
+
+  it('runs jobs by name through the twin (POST /dev/jobs), and only its own', async () => {
+    // Each module loads as the scheduler loads it and exports a handler; running a real sweep here
+    // would land in the middle of other test files' auctions.
+    const load = handlerLoader(path.join(REPO_ROOT, 'functions'));
+    for (const { handler } of declared)
+      expect(typeof (await load(handler)), handler).toBe('function');
+    const response = await gatewayFetch('/dev/jobs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'noSuchJob' }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      `no scheduled job noSuchJob (scheduledJobs: ${declared.map(({ name }) => name).join(', ')})`,
+    );
   });
 });
 

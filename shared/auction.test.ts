@@ -415,16 +415,14 @@ const rows: Row[] = [
     ],
     { allocation: [], min_next: 1_000 },
   ],
-  [
-    'cancel without a bid',
-    {},
-    [{ cancel: 'A' }],
-    { refused: 'market.bid.errors.no_bid' },
-  ],
+  ['cancel without a bid', {}, [{ cancel: 'A' }], { refused: 'market.bid.errors.no_bid' }],
   [
     'cancel after the end',
     {},
-    [{ bid: 'A', amount: 1_000, left: 30 }, { cancel: 'A', left: -1 }],
+    [
+      { bid: 'A', amount: 1_000, left: 30 },
+      { cancel: 'A', left: -1 },
+    ],
     { refused: 'market.bid.errors.ended' },
   ],
   [
@@ -481,7 +479,9 @@ describe('auction rules: properties', () => {
     expect(state.end_at).toBe(new Date(before(2).getTime() + 5 * 60_000).toISOString());
     const afterEnd = new Date(Date.parse(END) + 60_000);
     const two = placeBid(state, bid('B', 1_050), afterEnd);
-    expect(two.ok && two.state.end_at).toBe(new Date(afterEnd.getTime() + 5 * 60_000).toISOString());
+    expect(two.ok && two.state.end_at).toBe(
+      new Date(afterEnd.getTime() + 5 * 60_000).toISOString(),
+    );
   });
 
   it('a bid before the offering starts is refused', () => {
@@ -571,7 +571,13 @@ describe('the close: winners and substitutes', () => {
   });
 
   const rowsSubstitutes: [string, Offer[], string[], number, string[]][] = [
-    ['one copy freed by B: the next bid (C) at its own maximum', winnersOf(closed()), ['B'], 1, ['C:1@1500']],
+    [
+      'one copy freed by B: the next bid (C) at its own maximum',
+      winnersOf(closed()),
+      ['B'],
+      1,
+      ['C:1@1500'],
+    ],
     ['two freed by A: C takes both', winnersOf(closed()), ['A'], 2, ['C:2@1500']],
     [
       'three freed: C two, then D one',

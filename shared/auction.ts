@@ -49,8 +49,11 @@ export const AUCTION_LIMITS = {
   retractRecentMs: 3_600_000,
   /** Spec 000 §9: bids expire 2880 minutes after the offering's end (the payment window). */
   bidExpiryMs: 2_880 * 60_000,
-  /** Active bidders one lot holds (its book lives in one record). */
-  maxBidders: 1_000,
+  /**
+   * Bidders one lot holds: its book and bidders live in one record of about 430 bytes per bidder
+   * (a delivery address adds about 150), which must stay within DynamoDB's 400 KB per item.
+   */
+  maxBidders: 500,
 } as const;
 
 /** The increment that applies at `price` (minor units). */
@@ -228,8 +231,10 @@ function settle(
   const changed = allocationKey(old) !== allocationKey(standing);
   const end = Date.parse(state.end_at);
   let extended = false;
-  if (changed && end - now.getTime() <= state.soft_close_ms) {
-    state = { ...state, end_at: new Date(now.getTime() + state.soft_close_ms).toISOString() };
+  const moved = now.getTime() + state.soft_close_ms;
+  // Never earlier than an end an earlier extension set.
+  if (changed && end - now.getTime() <= state.soft_close_ms && moved > end) {
+    state = { ...state, end_at: new Date(moved).toISOString() };
     extended = true;
   }
   const held = new Map(standing.allocation.map((winner) => [winner.bidder_id, winner.copies]));
@@ -250,7 +255,11 @@ export function placeBid(
   start_at?: string,
 ): BidOutcome {
   const current = standingOf(state);
-  const refuse = (code: BidRefusal): BidOutcome => ({ ok: false, code, min_next: current.min_next });
+  const refuse = (code: BidRefusal): BidOutcome => ({
+    ok: false,
+    code,
+    min_next: current.min_next,
+  });
   if (now.getTime() >= Date.parse(state.end_at)) return refuse('market.bid.errors.ended');
   if (start_at !== undefined && now.getTime() < Date.parse(start_at)) {
     return refuse('market.bid.errors.not_started');
@@ -317,8 +326,7 @@ export function cancelBid(state: AuctionState, bidder_id: string, now: Date): Bi
 
 /** Replays accepted bids and cancellations in acceptance order (the load test's oracle). */
 export type BookAction =
-  | { kind: 'bid'; bid: BidInput; at: string }
-  | { kind: 'cancel'; bidder_id: string; at: string };
+  { kind: 'bid'; bid: BidInput; at: string } | { kind: 'cancel'; bidder_id: string; at: string };
 
 export function replay(initial: AuctionState, actions: readonly BookAction[]): AuctionState {
   let state = initial;

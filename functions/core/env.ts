@@ -37,6 +37,8 @@ export interface HandlerEnv {
   emailSender: string;
   /** Comma-separated e-mails of the admin accounts (spec 001 §6: configured admin nicks). */
   adminEmails: string[];
+  /** Auctions' soft-close window, minutes (an operator setting; CDK context auctionSoftCloseMinutes). */
+  auctionSoftCloseMinutes: number;
 }
 
 /** Names of the variables, shared with CDK and the twin so nobody types them twice. */
@@ -59,7 +61,13 @@ export const ENV = {
   cognitoEndpoint: 'COGNITO_ENDPOINT',
   emailSender: 'EMAIL_SENDER',
   adminEmails: 'ADMIN_EMAILS',
+  auctionSoftCloseMinutes: 'AUCTION_SOFT_CLOSE_MINUTES',
 } as const satisfies Record<keyof HandlerEnv, string>;
+
+function positive(raw: string | undefined, fallback: number): number {
+  const value = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
 
 /** Reads the environment at call time (the twin may change it between tests). */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): HandlerEnv {
@@ -90,6 +98,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): HandlerEnv {
       .split(',')
       .map((email) => email.trim().toLowerCase())
       .filter((email) => email !== ''),
+    auctionSoftCloseMinutes: positive(optional(ENV.auctionSoftCloseMinutes), 5),
   };
 }
 

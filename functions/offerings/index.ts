@@ -14,4 +14,5 @@ export { afterSale, applyEvent, runListingTask, saleEffectsOf, saleOf } from './
 export { offeringsDeps } from './offerings.deps';
 export { createOfferingsRepo, type OfferingsRepo } from './offerings.repo';
 export { marketEntriesOf, type OfferingRecord } from './offerings';
+export { getOfferingCards } from './queries';
 export type { OfferingsDeps } from './ports';

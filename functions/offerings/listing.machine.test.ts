@@ -22,6 +22,9 @@ function state(changes: Partial<ListingState> = {}): ListingState {
     copies_left: 0,
     error: null,
     releasing: false,
+    closing: false,
+    highest_bid: null,
+    end_at: '2026-12-01T10:00:00.000Z',
     published_at: null,
     ended_at: null,
     submitted_at: null,
@@ -271,6 +274,83 @@ const rows: Row[] = [
     { next: 'done', status: 'delisted', copies_left: 5, effects: [] },
   ],
   [
+    'an auction approved: published, its lot opened, its end left to the auction-close workflow',
+    { ...approved, type: 'auction' },
+    { type: 'apply_decision' },
+    {
+      next: 'done',
+      status: 'validated',
+      effects: [
+        'auction_open',
+        'market_put',
+        'updated',
+        'notify_validated',
+        'notify_invitees',
+        'fan_out',
+      ],
+    },
+  ],
+  [
+    "an auction's counters: kept, the cards refreshed",
+    auction,
+    { type: 'bids', bids: 3, highest_bid: 1_500, end_at: '2026-12-01T10:05:00.000Z' },
+    { next: 'done', status: 'validated', effects: ['market_put'] },
+  ],
+  [
+    "an auction's counters while closing: kept, off the market",
+    { ...auction, closing: true },
+    { type: 'bids', bids: 3, highest_bid: 1_500, end_at: '2026-12-01T10:05:00.000Z' },
+    { next: 'done', status: 'validated', effects: [] },
+  ],
+  [
+    'counters of a fixed-price offering',
+    onSale,
+    { type: 'bids', bids: 1, highest_bid: 1, end_at: '2026-12-01T10:05:00.000Z' },
+    { refused: 'market.bid.errors.not_auction' },
+  ],
+  [
+    "an auction's bidding ends: closing, off the market",
+    auction,
+    { type: 'close' },
+    { next: 'done', status: 'validated', effects: ['market_delete', 'updated'] },
+  ],
+  [
+    'closing twice: the market entries deleted again, nothing else',
+    { ...auction, closing: true },
+    { type: 'close' },
+    { next: 'done', status: 'validated', effects: ['market_delete'] },
+  ],
+  [
+    'closing a fixed-price offering',
+    onSale,
+    { type: 'close' },
+    { refused: 'market.bid.errors.not_auction' },
+  ],
+  [
+    'closing a delisted auction',
+    { ...auction, status: 'delisted' },
+    { type: 'close' },
+    { refused: 'market.buy.errors.not_on_sale' },
+  ],
+  [
+    'a closing auction cannot be delisted',
+    { ...auction, closing: true },
+    { type: 'delist' },
+    { refused: 'market.offering.errors.not_delistable' },
+  ],
+  [
+    "a winner's copies paid while closing: the count moves, off the market",
+    { ...auction, closing: true },
+    { type: 'sold', quantity: 2 },
+    { next: 'done', status: 'validated', copies_left: 5, effects: ['updated'] },
+  ],
+  [
+    'the close ends with copies left: expired, released, no longer closing',
+    { ...auction, closing: true },
+    { type: 'end' },
+    { next: 'release', status: 'expired', effects: ['market_delete', 'updated'] },
+  ],
+  [
     'a failure while creating',
     creating,
     { type: 'fail', code: 'market.list.errors.generic' },
@@ -333,6 +413,7 @@ describe('listing transition', () => {
     [pending, 'await_validation'],
     [approved, 'publish'],
     [onSale, 'wait_end'],
+    [auction, 'done'],
     [{ ...onSale, status: 'delisting' as const, releasing: true }, 'release'],
     [{ ...onSale, status: 'expired' as const }, 'done'],
   ])('resumes %o at %s', (from, step) => {
@@ -343,6 +424,7 @@ describe('listing transition', () => {
     expect(canDelist(onSale)).toBe(true);
     expect(canDelist({ ...onSale, bids: 3 })).toBe(true);
     expect(canDelist(auction)).toBe(true);
+    expect(canDelist({ ...auction, closing: true })).toBe(false);
     expect(canDelist({ ...auction, bids: 1 })).toBe(false);
     expect(canDelist(pending)).toBe(false);
   });

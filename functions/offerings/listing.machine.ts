@@ -16,6 +16,11 @@ import type { ListingStep, OfferingStatus, OfferingType } from '../../shared/sch
  *           └decide(reject)──► pending(rejected) ─reject──► not_validated ─► release
  *   validated ─delist (no bids)─► delisting ─released─► delisted
  *   validated ─sold (copies paid for)─► validated (fewer left) │ sold (none left)
+ *
+ * Auctions (issue 13): publishing opens the lot and hands the offering to the auction-close
+ * workflow (effect `auction_open`, next `done`); bids keep its counters in step (`bids`); at the
+ * end the close marks it `closing` (winners being processed: off the market, no delisting), sells
+ * the paid copies (`sold`) and finally applies `end`, which returns what is left to the seller.
  */
 export interface ListingState {
   status: OfferingStatus;
@@ -31,6 +36,12 @@ export interface ListingState {
   error: string | null;
   /** Copies still to give back after the offering left the market (release step). */
   releasing: boolean;
+  /** An auction whose bidding ended: its winners are being processed (spec: nobids). */
+  closing: boolean;
+  /** Auctions: the current price per copy the cards show (kept by the `bids` event). */
+  highest_bid: number | null;
+  /** The end; an auction's moves with soft close (the `bids` event). */
+  end_at: string;
   published_at: string | null;
   ended_at: string | null;
   submitted_at: string | null;
@@ -50,6 +61,10 @@ export type ListingEvent =
   | { type: 'released' }
   /** An order paid for `quantity` copies (issue 12): they left the offering with their buyer. */
   | { type: 'sold'; quantity: number }
+  /** An auction's counters changed (a bid, a cancellation, an extension): kept for the cards. */
+  | { type: 'bids'; bids: number; highest_bid: number | null; end_at: string }
+  /** An auction's bidding ended: its winners are being processed. */
+  | { type: 'close' }
   | { type: 'fail'; code: string };
 
 /** What the workflow does next (the task's answer; the ASL's Choice reads it). */
@@ -77,7 +92,9 @@ export type ListingEffect =
   | 'notify_validated'
   | 'notify_rejected'
   | 'notify_invitees'
-  | 'fan_out';
+  | 'fan_out'
+  /** An auction was published: open its lot and start its auction-close workflow. */
+  | 'auction_open';
 
 export type Transition =
   | { ok: true; state: ListingState; effects: ListingEffect[]; next: NextStep }
@@ -96,8 +113,14 @@ function go(
 }
 
 /** Whether the seller may delist now (spec 000 §4: on sale, or an auction with no bids). */
-export function canDelist(state: Pick<ListingState, 'status' | 'type' | 'bids'>): boolean {
-  return state.status === 'validated' && (state.type === 'fixed' || state.bids === 0);
+export function canDelist(
+  state: Pick<ListingState, 'status' | 'type' | 'bids'> & { closing?: boolean },
+): boolean {
+  return (
+    state.status === 'validated' &&
+    state.closing !== true &&
+    (state.type === 'fixed' || state.bids === 0)
+  );
 }
 
 /** The step a task resumes at for a state (a replay or a restarted workflow asks). */
@@ -110,7 +133,8 @@ export function resumeStep(state: ListingState): NextStep {
     case 'pending':
       return state.decision === null ? 'await_validation' : 'publish';
     case 'validated':
-      return 'wait_end';
+      // An auction's end belongs to its auction-close workflow.
+      return state.type === 'auction' ? 'done' : 'wait_end';
     default:
       return state.releasing ? 'release' : 'done';
   }
@@ -193,12 +217,23 @@ export function transition(state: ListingState, event: ListingEvent, now: Date):
         return refuse('market.offering.errors.not_pending');
       }
       if (state.decision === 'approve') {
-        return go(
-          state,
-          { status: 'validated', published_at: at },
-          ['market_put', 'updated', 'notify_validated', 'notify_invitees', 'fan_out'],
-          'wait_end',
-        );
+        const effects: ListingEffect[] = [
+          'market_put',
+          'updated',
+          'notify_validated',
+          'notify_invitees',
+          'fan_out',
+        ];
+        if (state.type === 'auction') {
+          // The lot first: bids may come as soon as the offering shows validated.
+          return go(
+            state,
+            { status: 'validated', published_at: at },
+            ['auction_open', ...effects],
+            'done',
+          );
+        }
+        return go(state, { status: 'validated', published_at: at }, effects, 'wait_end');
       }
       return go(
         state,
@@ -208,7 +243,9 @@ export function transition(state: ListingState, event: ListingEvent, now: Date):
       );
     case 'delist':
       if (state.status === 'delisting') return go(state, {}, ['market_delete'], 'release');
-      if (state.status !== 'validated') return refuse('market.offering.errors.not_delistable');
+      if (state.status !== 'validated' || state.closing) {
+        return refuse('market.offering.errors.not_delistable');
+      }
       if (!canDelist(state)) return refuse('market.offering.errors.has_bids');
       return go(
         state,
@@ -224,6 +261,7 @@ export function transition(state: ListingState, event: ListingEvent, now: Date):
           status: state.copies_left === 0 ? 'sold' : 'expired',
           ended_at: at,
           releasing: state.copies_left > 0,
+          closing: false,
         },
         ['market_delete', 'updated'],
         state.copies_left > 0 ? 'release' : 'done',
@@ -241,13 +279,27 @@ export function transition(state: ListingState, event: ListingEvent, now: Date):
       if (copiesLeft === 0) {
         return go(
           state,
-          { copies_left: 0, status: 'sold', ended_at: at, releasing: false },
+          { copies_left: 0, status: 'sold', ended_at: at, releasing: false, closing: false },
           ['market_delete', 'updated'],
           'done',
         );
       }
-      return go(state, { copies_left: copiesLeft }, ['market_put', 'updated'], 'wait_end');
+      if (state.closing) return go(state, { copies_left: copiesLeft }, ['updated'], 'done');
+      return go(state, { copies_left: copiesLeft }, ['market_put', 'updated'], resumeStep(state));
     }
+    case 'bids': {
+      const changes = { bids: event.bids, highest_bid: event.highest_bid, end_at: event.end_at };
+      if (state.type !== 'auction') return refuse('market.bid.errors.not_auction');
+      if (state.status !== 'validated' || state.closing) {
+        return go(state, changes, [], resumeStep(state));
+      }
+      return go(state, changes, ['market_put'], 'done');
+    }
+    case 'close':
+      if (state.type !== 'auction') return refuse('market.bid.errors.not_auction');
+      if (state.status !== 'validated') return refuse('market.buy.errors.not_on_sale');
+      if (state.closing) return go(state, {}, ['market_delete'], 'done');
+      return go(state, { closing: true }, ['market_delete', 'updated'], 'done');
     case 'released':
       if (!state.releasing) return refuse('market.list.errors.rejecting');
       return go(

@@ -70,7 +70,22 @@ export async function applyEvent(
       ...options.patch,
       version: record.version + 1,
     };
-    if (!(await deps.repo.save(next, record.version))) continue;
+    // An auction's delisting closes its lot in the same transaction, failing if it has a bid.
+    if (event.type === 'delist' && record.type === 'auction' && record.status === 'validated') {
+      const saved = await deps.repo.saveGuarded(
+        next,
+        record.version,
+        deps.auctions.delistGuard(offeringId),
+      );
+      if (saved === 'guard') {
+        throw new DomainError('market.offering.errors.has_bids', {
+          message: 'This auction has bids: it can no longer be delisted.',
+        });
+      }
+      if (saved === 'conflict') continue;
+    } else if (!(await deps.repo.save(next, record.version))) {
+      continue;
+    }
     await performEffects(deps, next, outcome.effects, outcome.next);
     return { record: next, next: outcome.next, applied: true };
   }
@@ -160,6 +175,9 @@ export async function performEffects(
             });
           }
         }
+        break;
+      case 'auction_open':
+        await deps.auctions.open(record, new Date());
         break;
       case 'fan_out':
         if (record.access === 'public') {

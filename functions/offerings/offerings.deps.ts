@@ -2,6 +2,7 @@ import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { executionName, settleTask, startWorkflow } from '../core/workflows';
 import { accountsDirectory } from '../accounts/index';
+import { bidsDeps, createBidsRepo, openAuction } from '../bids/index';
 import { createCollectionsRepo, findCollections } from '../collections/index';
 import { claimImageUploadUpdate, createItemsRepo, readClaimableImageUpload } from '../items/index';
 import { notify, notifyDeps, startFollowerFanOut } from '../notifications/index';
@@ -68,6 +69,10 @@ export function offeringsDeps(): OfferingsDeps {
       await startFollowerFanOut(input);
     },
     publish: (userId, message) => publishToUserQuietly(userId, message),
+    auctions: {
+      open: (record) => openAuction(bidsDeps(), record),
+      delistGuard: (offeringId) => createBidsRepo({ doc, tableName }).delistGuardPiece(offeringId),
+    },
     imagesBaseUrl: env.imagesBaseUrl,
     webOrigin: env.webOrigin,
   };

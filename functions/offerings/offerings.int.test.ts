@@ -55,6 +55,7 @@ function contract(itemId: string, extra: Partial<ListingContract> = {}): Listing
     payment_mode: 'fullprice',
     deposit: null,
     buy_price: null,
+    reserve_price: null,
     multi_copy: false,
     start_at: new Date().toISOString(),
     end_at: new Date(Date.now() + 48 * HOUR).toISOString(),

@@ -17,6 +17,7 @@ import { PRODUCT_TYPES, type ProductType } from '../../shared/switches';
  * | the market with filters, newest first               | pk = MARKET#<types>#<category>#<offer>, sk = <published_at>#<id>| table |
  * | is a user invited to an offering                    | pk = OFFERING#<id>, sk = INVITE#<userId>                        | table |
  * | the offerings a user is invited to, newest first    | gsi1pk = INVITED#<userId>, gsi1sk = <offeringId>                | gsi1  |
+ * | who favourited an offering (auction reminders)      | gsi1pk = FAVOF#<offeringId>, gsi1sk = <userId>                  | gsi1  |
  * | is an offering a user's favourite / their favourites| pk = USER#<userId>, sk = FAV#<offeringId>                       | table |
  * | offering/create replay by Idempotency-Key           | pk = IDEMPOTENCY#offering#<userId>#<key>, sk = RESULT           | table |
  *
@@ -90,6 +91,11 @@ export const FAVORITE_PREFIX = 'FAV#';
 
 export function favoriteKey(userId: string, offeringId: string): Key {
   return { pk: `USER#${userId}`, sk: `${FAVORITE_PREFIX}${offeringId}` };
+}
+
+/** Who favourited an offering (gsi1 of the favourite records). */
+export function offeringFavoritesPartition(offeringId: string): string {
+  return `FAVOF#${offeringId}`;
 }
 
 export function favoritesPartition(userId: string): string {

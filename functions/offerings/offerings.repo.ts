@@ -21,6 +21,7 @@ import {
   createIdempotencyScope,
   favoriteKey,
   favoritesPartition,
+  offeringFavoritesPartition,
   inviteKey,
   invitedPartition,
   offeringKey,
@@ -58,6 +59,15 @@ export interface OfferingsRepo {
   ): Promise<{ offeringId: string; fingerprint: string } | undefined>;
   /** Writes the offering if its stored version is `expected`; false when another write won. */
   save(record: OfferingRecord, expected: number): Promise<boolean>;
+  /**
+   * The save in a transaction with another domain's `guard` piece (a delisted auction's lot):
+   * `conflict` when another write came first, `guard` when the guard's condition failed.
+   */
+  saveGuarded(
+    record: OfferingRecord,
+    expected: number,
+    guard: Record<string, unknown>,
+  ): Promise<'saved' | 'conflict' | 'guard'>;
   /** A page of offerings of an index partition, newest first unless `forward`. */
   queryIndex(
     scope: string,
@@ -83,6 +93,8 @@ export interface OfferingsRepo {
   /** The offering ids a user is invited to, newest first. */
   listInvited(userId: string, cursor: string | undefined, limit: number): Promise<Page<string>>;
   isFavorite(userId: string, offeringId: string): Promise<boolean>;
+  /** Who favourited an offering (an auction's end reminders). */
+  favoritersOf(offeringId: string): Promise<string[]>;
   setFavorite(userId: string, offeringId: string, favorite: boolean, at: string): Promise<void>;
   listFavorites(userId: string, cursor: string | undefined, limit: number): Promise<Page<string>>;
 }
@@ -91,7 +103,8 @@ const KEY_ATTRIBUTES = ['pk', 'sk'];
 
 function offeringOf(raw: Record<string, unknown>): OfferingRecord {
   const { offering_type, ...rest } = strip<Record<string, unknown>>(raw);
-  return { ...rest, type: offering_type } as OfferingRecord;
+  // Offerings stored before auctions (issue 13) have no reserve nor closing flag.
+  return { reserve_price: null, closing: false, ...rest, type: offering_type } as OfferingRecord;
 }
 
 function strip<T>(raw: Record<string, unknown>): T {
@@ -298,6 +311,32 @@ export function createOfferingsRepo(deps: {
       }
     },
 
+    async saveGuarded(record, expected, guard) {
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName,
+                  Item: offeringItem(record),
+                  ConditionExpression: 'version = :expected',
+                  ExpressionAttributeValues: { ':expected': expected },
+                },
+              },
+              guard as never,
+            ],
+          }),
+        );
+        return 'saved';
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (reasons === undefined) throw error;
+        if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'guard';
+        return 'conflict';
+      }
+    },
+
     async queryIndex(scope, index, partition, input) {
       const result = await page(scope, {
         index,
@@ -396,13 +435,35 @@ export function createOfferingsRepo(deps: {
               ...favoriteKey(userId, offeringId),
               type: FAVORITE_TYPE,
               offering_id: offeringId,
+              user_id: userId,
               created_at: at,
+              gsi1pk: offeringFavoritesPartition(offeringId),
+              gsi1sk: userId,
             },
           }),
         );
       } else {
         await doc.send(new DeleteCommand({ TableName, Key: favoriteKey(userId, offeringId) }));
       }
+    },
+
+    async favoritersOf(offeringId) {
+      const users: string[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const result = await doc.send(
+          new QueryCommand({
+            TableName,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk',
+            ExpressionAttributeValues: { ':pk': offeringFavoritesPartition(offeringId) },
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const raw of result.Items ?? []) users.push(raw.gsi1sk as string);
+        start = result.LastEvaluatedKey;
+      } while (start !== undefined);
+      return users;
     },
 
     async listFavorites(userId, cursor, limit) {

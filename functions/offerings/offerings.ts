@@ -58,6 +58,8 @@ export interface OfferingRecord extends ListingState {
   payment_mode: ListingContract['payment_mode'];
   deposit: number | null;
   buy_price: number | null;
+  /** Auctions: the hidden reserve per copy (shown to its seller only), or null. */
+  reserve_price: number | null;
   multi_copy: boolean;
   start_at: string;
   end_at: string;
@@ -67,7 +69,6 @@ export interface OfferingRecord extends ListingState {
   access: ListingContract['access'];
   invited: { id: string; nick: string }[];
   collection_id: string | null;
-  highest_bid: number | null;
   created_at: string;
   /** Bumped by every write; each write is conditioned on the one it read. */
   version: number;
@@ -212,7 +213,7 @@ export function marketKeysOf(record: OfferingRecord): Key[] {
 
 /** Spec 000 §4 token display status of an offering, at `now`. */
 export function displayStatusOf(
-  card: Pick<StoredCard, 'status' | 'type' | 'end_at'>,
+  card: Pick<StoredCard, 'status' | 'type' | 'end_at'> & { closing?: boolean | undefined },
   now: Date,
 ): DisplayStatus {
   switch (card.status) {
@@ -269,6 +270,10 @@ export function detailOf(
   const isSeller = viewer.id === record.seller_id;
   return {
     ...card,
+    // An auction whose close has begun is processing its winners, whatever its end says.
+    ...(record.closing && record.status === 'validated'
+      ? { auction_display: 'nobids' as const }
+      : {}),
     item: {
       ...card.item,
       description: record.item.description,
@@ -282,6 +287,7 @@ export function detailOf(
     notes: record.notes,
     terms: record.terms,
     bids: record.bids,
+    reserve_price: isSeller ? record.reserve_price : null,
     reason: isSeller ? record.reason : null,
     can_delist: isSeller && canDelist(record),
     is_seller: isSeller,

@@ -4,6 +4,7 @@ import type { TaskSettler } from '../core/workflows';
 import type { CopiesRepo } from '../items/index';
 import type { FanOutInput, NotifyInput } from '../notifications/index';
 import type { OfferingsRepo } from './offerings.repo';
+import type { OfferingRecord } from './offerings';
 
 /** What a user is to the offerings domain (their profile, read through profiles). */
 export interface Party {
@@ -34,6 +35,15 @@ export interface OfferingsDeps {
   fanOut(input: FanOutInput): Promise<void>;
   /** The user's own live channel (quiet: a failure is logged). */
   publish(userId: string, message: ServerMessageDraft): Promise<void>;
+  /**
+   * The bids domain's side of an auction (plugged in by offerings.deps.ts): opening its lot and
+   * auction-close workflow when it is published, and the piece a delisting joins so it cannot
+   * race a first bid (spec 000 §4: delisting only without registered bids).
+   */
+  auctions: {
+    open(record: OfferingRecord, now: Date): Promise<void>;
+    delistGuard(offeringId: string): Record<string, unknown>;
+  };
   imagesBaseUrl: string;
   webOrigin: string;
 }

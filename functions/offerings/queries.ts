@@ -4,6 +4,7 @@ import type { Collection } from '../../shared/schemas/items';
 import type {
   GetOfferingsBody,
   MyOfferingFilter,
+  OfferingCard,
   OfferingDetail,
   OfferingPage,
 } from '../../shared/schemas/offerings';
@@ -65,6 +66,16 @@ function cardsOf(
     items: records.map((record) => cardOf(storedCardOf(record), deps.imagesBaseUrl, now)),
     nextCursor: next,
   };
+}
+
+/** The cards of offerings by id (another domain's lists: My Bids), in no particular order. */
+export async function getOfferingCards(
+  deps: Pick<OfferingsDeps, 'repo' | 'imagesBaseUrl'>,
+  offeringIds: readonly string[],
+  now: Date,
+): Promise<OfferingCard[]> {
+  const records = await deps.repo.getMany(offeringIds);
+  return records.map((record) => cardOf(storedCardOf(record), deps.imagesBaseUrl, now));
 }
 
 /** POST users/{id|-}/offering/getofferings: one of the lists, by what the body asks. */

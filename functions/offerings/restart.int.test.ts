@@ -97,6 +97,7 @@ describe.runIf(hasCognito())('a restart of the workflow runner mid-listing', () 
         payment_mode: 'fullprice',
         deposit: null,
         buy_price: null,
+        reserve_price: null,
         multi_copy: false,
         start_at: now.toISOString(),
         end_at: new Date(now.getTime() + 72 * 3_600_000).toISOString(),

@@ -58,6 +58,80 @@ function visibleTo(offering: OfferingRecord, userId: string): boolean {
   );
 }
 
+export interface NewOrderInput {
+  orderId: string;
+  offering: OfferingRecord;
+  item: ItemRecord;
+  buyer: { id: string; nick: string };
+  quantity: number;
+  unitPrice: number;
+  unitDeposit: number | null;
+  subScope: OrderRecord['sub_scope'];
+  assignround: OrderRecord['assignround'];
+  /** Until when the copies are booked for the buyer (ISO). */
+  expiresAt: string;
+  postaladdress: PostalAddress | null;
+  idempotencyKey: string | null;
+  fingerprint: string;
+  now: Date;
+}
+
+/** A new order (status accepted) for copies of an offering, before its copies are chosen. */
+export function newOrderRecord(input: NewOrderInput): Omit<OrderRecord, 'serials'> {
+  const { offering, item, now } = input;
+  const iso = now.toISOString();
+  const { delivery, pickup } = deliveryOf(item);
+  const beneficiaryId = item.beneficiary?.user_id ?? null;
+  return {
+    id: input.orderId,
+    status: 'accepted',
+    payment_mode: input.unitDeposit === null ? 'fullprice' : offering.payment_mode,
+    delivery,
+    fulfilment: 'none',
+    booking_expires_at: input.expiresAt,
+    release_at: null,
+    balance_requested: false,
+    payment_error: null,
+    cancel_reason: null,
+    offering_id: offering.id,
+    item: {
+      id: item.id,
+      title: offering.item.title,
+      product_type: offering.item.product_type,
+      image: offering.item.image,
+    },
+    seller: { id: offering.seller_id, nick: offering.seller_nick },
+    buyer: input.buyer,
+    creator: { id: item.creator_id, nick: item.creator_nick },
+    beneficiary:
+      item.beneficiary === null || beneficiaryId === null
+        ? null
+        : { id: beneficiaryId, nick: item.beneficiary.nick, share: item.beneficiary.share },
+    royalty_percent: item.royalty,
+    first_sale: offering.seller_id === item.creator_id,
+    sub_scope: input.subScope,
+    assignround: input.assignround,
+    quantity: input.quantity,
+    currency: offering.currency as CurrencyCode,
+    unit_price: input.unitPrice,
+    unit_deposit: input.unitDeposit,
+    postaladdress: delivery === 'delivery' ? input.postaladdress : null,
+    pickup,
+    session_id: null,
+    session_url: null,
+    payments: [],
+    transfers: [],
+    refunded: 0,
+    shipment: null,
+    timeline: [{ status: 'accepted', label: 'accepted', at: iso }],
+    idempotency_key: input.idempotencyKey,
+    fingerprint: input.fingerprint,
+    created_at: iso,
+    updated_at: iso,
+    version: 1,
+  };
+}
+
 /** Picks `count` of the free copies at random, so concurrent buyers rarely reach for the same. */
 function pick(copies: readonly CopyRecord[], count: number): CopyRecord[] {
   const pool = [...copies];
@@ -149,7 +223,7 @@ export async function preorder(deps: OrdersDeps, input: PreorderInput, now: Date
   }
   const item = await deps.items.getItem(offering.item_id);
   if (item === undefined) throw notOnSale();
-  const { delivery, pickup } = deliveryOf(item);
+  const { delivery } = deliveryOf(item);
   if (delivery === 'delivery') {
     if (input.postaladdress === null) {
       throw new DomainError('market.buy.errors.address_required', {
@@ -165,57 +239,25 @@ export async function preorder(deps: OrdersDeps, input: PreorderInput, now: Date
       });
     }
   }
-  const beneficiaryId = item.beneficiary?.user_id ?? null;
   const orderId = newOrderId(now);
-  const expiresAt = new Date(at + TIMINGS.productBookingMs).toISOString();
   const iso = now.toISOString();
-  const base: Omit<OrderRecord, 'serials'> = {
-    id: orderId,
-    status: 'accepted',
-    payment_mode: offering.payment_mode,
-    delivery,
-    fulfilment: 'none',
-    booking_expires_at: expiresAt,
-    release_at: null,
-    balance_requested: false,
-    payment_error: null,
-    cancel_reason: null,
-    offering_id: offering.id,
-    item: {
-      id: item.id,
-      title: offering.item.title,
-      product_type: offering.item.product_type,
-      image: offering.item.image,
-    },
-    seller: { id: offering.seller_id, nick: offering.seller_nick },
+  const expiresAt = new Date(at + TIMINGS.productBookingMs).toISOString();
+  const base = newOrderRecord({
+    orderId,
+    offering,
+    item,
     buyer,
-    creator: { id: item.creator_id, nick: item.creator_nick },
-    beneficiary:
-      item.beneficiary === null || beneficiaryId === null
-        ? null
-        : { id: beneficiaryId, nick: item.beneficiary.nick, share: item.beneficiary.share },
-    royalty_percent: item.royalty,
-    first_sale: offering.seller_id === item.creator_id,
-    sub_scope: 'purchase',
     quantity: input.quantity,
-    currency: offering.currency as CurrencyCode,
-    unit_price: offering.price,
-    unit_deposit: offering.payment_mode === 'deposit' ? offering.deposit : null,
-    postaladdress: delivery === 'delivery' ? input.postaladdress : null,
-    pickup,
-    session_id: null,
-    session_url: null,
-    payments: [],
-    transfers: [],
-    refunded: 0,
-    shipment: null,
-    timeline: [{ status: 'accepted', label: 'accepted', at: iso }],
-    idempotency_key: input.idempotencyKey ?? null,
+    unitPrice: offering.price,
+    unitDeposit: offering.payment_mode === 'deposit' ? offering.deposit : null,
+    subScope: 'purchase',
+    assignround: null,
+    expiresAt,
+    postaladdress: input.postaladdress,
+    idempotencyKey: input.idempotencyKey ?? null,
     fingerprint,
-    created_at: iso,
-    updated_at: iso,
-    version: 1,
-  };
+    now,
+  });
   for (let attempt = 0; attempt < BOOKING_ATTEMPTS; attempt += 1) {
     if (attempt > 0) {
       // The same key may have booked meanwhile (a retry racing its first attempt).

@@ -1,7 +1,7 @@
 /**
  * The orders domain's public module (issue 12): booking, paying, fulfilment and the order lists.
  * Payments hands Stripe's order events over through the functions below (payments.deps.ts wires
- * them); auctions (next issue) create winners' orders through this file.
+ * them); auctions create winners' and substitutes' orders through this file (auction.ts).
  */
 export {
   chargeRefunded,
@@ -10,5 +10,12 @@ export {
   paymentIntentChanged,
 } from './payment';
 export { releaseWaitingPayouts } from './apply';
+export {
+  auctionOfferStates,
+  auctionOrderCopies,
+  orderAuctionOffer,
+  type AuctionOfferInput,
+  type OfferState,
+} from './auction';
 export { ordersDeps } from './orders.deps';
 export type { OrdersDeps } from './ports';

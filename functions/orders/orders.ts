@@ -63,6 +63,8 @@ export interface OrderRecord extends OrderState {
   /** The seller is the item's creator. */
   first_sale: boolean;
   sub_scope: 'purchase' | 'auction';
+  /** Auction orders (spec 000 §3 Order assignround): made for a winner or a substitute. */
+  assignround: 'winner' | 'substitute' | null;
   quantity: number;
   /** The copies' serials (booked, then sold). */
   serials: number[];
@@ -214,7 +216,9 @@ export function toOrder(
     status: record.status,
     scope: 'market',
     subScope: record.sub_scope,
-    ordergroupid: record.id,
+    // An auction's orders share their offering as group; a purchase is its own.
+    ordergroupid: record.sub_scope === 'auction' ? record.offering_id : record.id,
+    assignround: record.assignround ?? null,
     offering_id: record.offering_id,
     item: {
       id: record.item.id,

@@ -11,7 +11,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE } from '../../functions/core/table';
-import { httpRoutes, webSocketRoutes } from '../../functions/routes';
+import { httpRoutes, scheduledJobs, webSocketRoutes } from '../../functions/routes';
 import {
   buildApp,
   handlersOf,
@@ -33,11 +33,14 @@ const FIXTURE_ASL = {
   },
 };
 
-/** The workflows the route table starts or settles (`workflows`, `callbacks`). */
+/** The workflows the route table and the scheduled jobs start or settle (`workflows`, `callbacks`). */
 function routeWorkflows(): string[] {
   return [
     ...new Set(
-      httpRoutes.flatMap((route) => [...(route.workflows ?? []), ...(route.callbacks ?? [])]),
+      [...httpRoutes, ...Object.values(scheduledJobs)].flatMap((starter) => [
+        ...(starter.workflows ?? []),
+        ...(starter.callbacks ?? []),
+      ]),
     ),
   ].sort();
 }
@@ -70,7 +73,8 @@ beforeAll(() => {
   const workflowsDir = path.join(workDir, 'workflows');
   mkdirSync(workflowsDir);
   writeFileSync(path.join(workflowsDir, 'fixture-flow.asl.json'), JSON.stringify(FIXTURE_ASL));
-  // The workflows the real routes start or settle must exist (checkWorkflowStarts): stand-ins.
+  // The workflows the real routes and jobs start or settle must exist (checkWorkflowStarts):
+  // stand-ins.
   for (const name of routeWorkflows()) {
     writeFileSync(path.join(workflowsDir, `${name}.asl.json`), JSON.stringify(FIXTURE_ASL));
   }
@@ -491,6 +495,34 @@ describe('workflow mechanism', () => {
         ]),
       },
     });
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('runs every job of scheduledJobs on an EventBridge rule at its rate', () => {
+    expect(templateInventory(templates).schedules).toEqual(
+      Object.values(scheduledJobs)
+        .map((job) => ({ handler: job.handler, rateMinutes: job.rateMinutes }))
+        .sort((a, b) => a.handler.localeCompare(b.handler)),
+    );
+    const t = template(market.workflows as Stack);
+    t.resourceCountIs('AWS::Events::Rule', Object.keys(scheduledJobs).length);
+    for (const job of Object.values(scheduledJobs)) {
+      expect(
+        Object.values(
+          t.findResources('AWS::Events::Rule', {
+            Properties: {
+              Targets: [
+                Match.objectLike({
+                  Arn: { 'Fn::GetAtt': [functionLogicalId(t, job.handler), 'Arn'] },
+                }),
+              ],
+            },
+          }),
+        ),
+        job.handler,
+      ).toHaveLength(1);
+    }
   });
 });
 

@@ -7,7 +7,8 @@
  *   <prefix>-api         HTTP API (stage, JWT authorizer) and the WebSocket API with its handlers
  *   <prefix>-web         CloudFront, security headers, the web build
  *   <prefix>-<group>     one per route-table group: the route functions and HTTP routes
- *   <prefix>-workflows   workflow task functions and state machines (only when there are any)
+ *   <prefix>-workflows   workflow task functions, state machines and the scheduled jobs with their
+ *                        EventBridge rules (only when there are any)
  *
  * infra/bin/app.ts runs it for the CDK CLI; tests and the parity test call `buildApp` or
  * `synthesizeTemplates` directly.
@@ -18,9 +19,11 @@ import path from 'node:path';
 import { App, Aws, Tags, type Environment, type Stack } from 'aws-cdk-lib';
 import {
   httpRoutes,
+  scheduledJobs as defaultScheduledJobs,
   webSocketRoutes as defaultWebSocketRoutes,
   workflowTasks as defaultWorkflowTasks,
   type HttpRoute,
+  type ScheduledJob,
   type StackGroup,
   type WebSocketRoute,
   type WorkflowTask,
@@ -70,6 +73,7 @@ export interface BuildAppOptions {
   routes?: readonly HttpRoute[];
   webSocketRoutes?: readonly WebSocketRoute[];
   workflowTasks?: Readonly<Record<string, WorkflowTask>>;
+  scheduledJobs?: Readonly<Record<string, ScheduledJob>>;
   /** Cognito trigger handlers by trigger name. Default: those of functions/routes.ts that exist. */
   cognitoTriggers?: Partial<Record<CognitoTriggerName, string>>;
   /** Register cdk-nag AwsSolutions as a validation plugin (synth fails on findings). Default true. */
@@ -88,7 +92,7 @@ export interface MarketApp {
   web: WebStack;
   /** One stack per group that has routes. */
   routeStacks: Partial<Record<StackGroup, RoutesStack>>;
-  /** Present when there are workflow tasks or ASL files. */
+  /** Present when there are workflow tasks, ASL files or scheduled jobs. */
   workflows: WorkflowsStack | undefined;
   /** All stacks, in deployment order. */
   stacks: Stack[];
@@ -108,13 +112,14 @@ export function checkRoutes(routes: readonly HttpRoute[]): void {
 }
 
 /**
- * Every workflow a route or a task may start or settle (`workflows`, `callbacks`) must exist as an
- * ASL file.
+ * Every workflow a route, a task or a scheduled job may start or settle (`workflows`, `callbacks`)
+ * must exist as an ASL file.
  */
 export function checkWorkflowStarts(
   routes: readonly HttpRoute[],
   tasks: Readonly<Record<string, WorkflowTask>>,
   workflows: readonly WorkflowFile[],
+  jobs: Readonly<Record<string, ScheduledJob>> = {},
 ): void {
   const known = new Set(workflows.map((workflow) => workflow.name));
   const starters = [
@@ -125,6 +130,10 @@ export function checkWorkflowStarts(
     ...Object.entries(tasks).map(
       ([key, task]) =>
         [`task ${key}`, [...(task.workflows ?? []), ...(task.callbacks ?? [])]] as const,
+    ),
+    ...Object.entries(jobs).map(
+      ([key, job]) =>
+        [`scheduled job ${key}`, [...(job.workflows ?? []), ...(job.callbacks ?? [])]] as const,
     ),
   ];
   for (const [who, names] of starters) {
@@ -138,6 +147,21 @@ export function checkWorkflowStarts(
   }
 }
 
+/**
+ * A job runs every whole number of minutes (EventBridge's `rate()` has no finer unit; CDK would
+ * refuse a fraction with a less telling message).
+ */
+export function checkScheduledJobs(jobs: Readonly<Record<string, ScheduledJob>>): void {
+  for (const [key, job] of Object.entries(jobs)) {
+    if (!Number.isInteger(job.rateMinutes) || job.rateMinutes < 1) {
+      throw new Error(
+        `Scheduled job ${key}: rateMinutes must be a whole number of minutes, at least 1 ` +
+          `(got ${job.rateMinutes})`,
+      );
+    }
+  }
+}
+
 export function buildApp(options: BuildAppOptions): MarketApp {
   const app = options.app ?? new App({ context: options.context, outdir: options.outdir });
   for (const [key, value] of Object.entries(DEFAULT_CONTEXT)) {
@@ -147,9 +171,11 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   const routes = options.routes ?? httpRoutes;
   const wsRoutes = options.webSocketRoutes ?? defaultWebSocketRoutes;
   const tasks = options.workflowTasks ?? defaultWorkflowTasks;
+  const jobs = options.scheduledJobs ?? defaultScheduledJobs;
   checkRoutes(routes);
+  checkScheduledJobs(jobs);
   const workflowFiles = discoverWorkflows(options.workflowsDir ?? DEFAULT_WORKFLOWS_DIR, tasks);
-  checkWorkflowStarts(routes, tasks, workflowFiles);
+  checkWorkflowStarts(routes, tasks, workflowFiles, jobs);
 
   const names = resourceNames(config);
   // With credentials the CLI knows account and region; without (offline synth) the stacks stay
@@ -249,12 +275,13 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   }
 
   let workflows: WorkflowsStack | undefined;
-  if (Object.keys(tasks).length > 0 || workflowFiles.length > 0) {
+  if (Object.keys(tasks).length > 0 || workflowFiles.length > 0 || Object.keys(jobs).length > 0) {
     workflows = new WorkflowsStack(app, stackId('workflows'), {
       ...functionCommon,
-      description: `Marketplace ${config.stage}: workflow tasks and state machines`,
+      description: `Marketplace ${config.stage}: workflow tasks, state machines and scheduled jobs`,
       assetDir: options.assetDir,
       tasks,
+      jobs,
       workflows: workflowFiles,
       webOrigin: web.webOrigin,
       connectionsFor: (consumer) => api.connectionsFor(consumer),
@@ -287,7 +314,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
 export function handlersOf(
   options: Pick<
     BuildAppOptions,
-    'routes' | 'webSocketRoutes' | 'workflowTasks' | 'cognitoTriggers'
+    'routes' | 'webSocketRoutes' | 'workflowTasks' | 'scheduledJobs' | 'cognitoTriggers'
   >,
 ): string[] {
   return [
@@ -296,6 +323,7 @@ export function handlersOf(
       ...(options.routes ?? httpRoutes).map((route) => route.handler),
       ...(options.webSocketRoutes ?? defaultWebSocketRoutes).map((route) => route.handler),
       ...Object.values(options.workflowTasks ?? defaultWorkflowTasks).map((task) => task.handler),
+      ...Object.values(options.scheduledJobs ?? defaultScheduledJobs).map((job) => job.handler),
     ]),
   ].sort();
 }
@@ -363,6 +391,26 @@ export interface TemplateInventory {
   workflows: string[];
   /** Handler paths of the application's Lambda functions. */
   handlers: string[];
+  /** The EventBridge schedules: the handler each rule runs and its rate, sorted by handler. */
+  schedules: ScheduleEntry[];
+}
+
+export interface ScheduleEntry {
+  handler: string;
+  rateMinutes: number;
+}
+
+const RATE = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/;
+const UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 1440 };
+
+/**
+ * `rate(5 minutes)` → 5. CDK writes a rate in its largest whole unit (`Duration.minutes(60)` is
+ * `rate(1 hour)`), so every unit is read back; anything else (a cron expression) is refused.
+ */
+export function rateMinutesOf(expression: string): number {
+  const match = RATE.exec(expression);
+  if (match === null) throw new Error(`Not a rate() schedule: ${expression}`);
+  return Number(match[1]) * (UNIT_MINUTES[(match[2] ?? '').replace(/s$/, '')] ?? Number.NaN);
 }
 
 function tagValue(
@@ -389,6 +437,7 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
     webSocketRouteKeys: [],
     workflows: [],
     handlers: [],
+    schedules: [],
   };
   for (const template of Object.values(templates)) {
     const resources = Object.entries(template.Resources ?? {});
@@ -414,10 +463,29 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
       } else if (resource.Type === 'AWS::Lambda::Function') {
         const handler = tagValue(properties, 'market:handler');
         if (handler !== undefined) inventory.handlers.push(handler);
+      } else if (resource.Type === 'AWS::Events::Rule' && properties?.ScheduleExpression) {
+        // A schedule's targets are functions of the same stack: Fn::GetAtt [logicalId, Arn].
+        const rateMinutes = rateMinutesOf(String(properties.ScheduleExpression));
+        for (const target of (properties.Targets ?? []) as { Arn?: unknown }[]) {
+          const getAtt = (target.Arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.[
+            'Fn::GetAtt'
+          ];
+          const fn = getAtt === undefined ? undefined : template.Resources?.[getAtt[0]];
+          const handler =
+            fn?.Type === 'AWS::Lambda::Function'
+              ? tagValue(fn.Properties, 'market:handler')
+              : undefined;
+          if (handler === undefined) {
+            throw new Error(`A schedule targets something other than a market function`);
+          }
+          inventory.schedules.push({ handler, rateMinutes });
+        }
       }
     }
   }
-  for (const list of Object.values(inventory) as string[][]) list.sort();
+  const { schedules, ...lists } = inventory;
+  for (const list of Object.values(lists)) list.sort();
+  schedules.sort((a, b) => a.handler.localeCompare(b.handler) || a.rateMinutes - b.rateMinutes);
   return inventory;
 }
 

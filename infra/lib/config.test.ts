@@ -18,7 +18,7 @@ describe('readConfig', () => {
       apiRateLimit: 100,
       apiBurstLimit: 200,
       apiGatewayLogRole: true,
-      featureEnv: {},
+      featureEnv: { AUCTION_SOFT_CLOSE_MINUTES: '5' },
     });
   });
 
@@ -26,8 +26,22 @@ describe('readConfig', () => {
     expect(
       readConfig({ features: '{"passwordLogin":true,"mintableTypes":["physical","ticket"]}' })
         .featureEnv,
-    ).toEqual({ FEATURE_PASSWORD_LOGIN: 'true', FEATURE_MINTABLE_TYPES: 'physical,ticket' });
-    expect(readConfig({ features: { faq: 'on' } }).featureEnv).toEqual({ FEATURE_FAQ: 'on' });
+    ).toEqual({
+      FEATURE_PASSWORD_LOGIN: 'true',
+      FEATURE_MINTABLE_TYPES: 'physical,ticket',
+      AUCTION_SOFT_CLOSE_MINUTES: '5',
+    });
+    expect(readConfig({ features: { faq: 'on' } }).featureEnv).toEqual({
+      FEATURE_FAQ: 'on',
+      AUCTION_SOFT_CLOSE_MINUTES: '5',
+    });
+  });
+
+  it("passes the auctions' soft-close window (an operator setting) to every function", () => {
+    expect(readConfig({ auctionSoftCloseMinutes: 3 }).featureEnv.AUCTION_SOFT_CLOSE_MINUTES).toBe(
+      '3',
+    );
+    expect(() => readConfig({ auctionSoftCloseMinutes: 0 })).toThrow(/auctionSoftCloseMinutes/);
   });
 
   it('reads the admin e-mails, lower-cased', () => {

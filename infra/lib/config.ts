@@ -10,6 +10,7 @@ import {
   SwitchConfigError,
   type Switches,
 } from '../../shared/switches';
+import { ENV } from '../../functions/core/env';
 
 export interface AuthConfig {
   /** `https://cognito-idp.<region>.amazonaws.com/<userPoolId>` */
@@ -202,7 +203,11 @@ export function readConfig(source: ContextSource): MarketConfig {
   }
 
   return {
-    featureEnv: features(source),
+    // Operator settings every function reads, beside the switches: the auctions' soft-close window.
+    featureEnv: {
+      ...features(source),
+      [ENV.auctionSoftCloseMinutes]: String(integer(source, 'auctionSoftCloseMinutes', 5)),
+    },
     appName,
     stage,
     domainName,

@@ -53,7 +53,7 @@ const loop = (task: string) =>
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'market-workflow-starts-'));
 const workflowsDir = path.join(workDir, 'workflows');
 const assetDir = stubBundles(
-  handlersOf({ routes, workflowTasks: TASKS }),
+  handlersOf({ routes, workflowTasks: TASKS, scheduledJobs: {} }),
   path.join(workDir, 'bundles'),
 );
 let market: MarketApp;
@@ -83,6 +83,8 @@ beforeAll(() => {
     assetDir,
     routes,
     workflowTasks: TASKS,
+    // The real jobs start the real workflows, which this app does not have (schedules.test.ts).
+    scheduledJobs: {},
     workflowsDir,
     outdir: path.join(workDir, 'cdk.out'),
     nag: false,
@@ -196,6 +198,7 @@ describe('starting workflows', () => {
       assetDir,
       routes,
       workflowTasks: TASKS,
+      scheduledJobs: {},
       workflowsDir,
       outdir: path.join(workDir, 'cdk.out.nag'),
       context: { stage: 'test', emailSender: 'no-reply@example.com' },
@@ -210,6 +213,7 @@ describe('starting workflows', () => {
         assetDir,
         routes: [{ ...(routes[1] as HttpRoute), workflows: ['no-such-flow'] }],
         workflowTasks: TASKS,
+        scheduledJobs: {},
         workflowsDir,
         outdir: path.join(workDir, 'cdk.out.bad'),
         nag: false,

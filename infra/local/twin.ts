@@ -25,6 +25,7 @@ import { renderDirOf } from '../lib/web-pages';
 import { handlerLoader, startHttpGateway, type Authorizer, type HttpGateway } from './http-gateway';
 import { startOutbox, type Outbox } from './outbox';
 import { startS3, type S3Twin } from './s3';
+import { devRunJob, startScheduler, type Scheduler, type SchedulerJob } from './scheduler';
 import {
   DEFAULT_DATA_DIR,
   REPO_ROOT,
@@ -79,6 +80,12 @@ export interface TwinOptions {
    * `cognitoTriggers` of functions/routes.ts; tests may pass the fixtures of cognito/fixtures/).
    */
   cognitoTriggers?: TriggerModules;
+  /**
+   * Fire the scheduled jobs (`scheduledJobs`) on their timers, as EventBridge does in AWS. Default:
+   * on in 'dev' mode (`npm start`), off in 'test' mode, where tests run a job when they want it
+   * (`runJob`, `POST /dev/jobs`) so a sweep never lands at a random point of another test.
+   */
+  jobTimers?: boolean;
 }
 
 export interface TwinUrls {
@@ -117,6 +124,10 @@ export interface Twin {
   cognito: CognitoEndpoint;
   /** The Stripe twin (tests: its state, webhook deliveries and their controls). */
   stripe: StripeTwin;
+  /** The scheduled jobs the twin runs (scheduler.ts), by name: handler and rate. */
+  jobs: Record<string, SchedulerJob>;
+  /** Runs a scheduled job now, timers or not: its handler's result, or its error. */
+  runJob(name: string): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -241,12 +252,17 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     // One loader for the HTTP and WebSocket gateways: handler modules are imported once.
     const loadHandler = handlerLoader(path.join(REPO_ROOT, 'functions'));
 
-    // The Stripe twin starts after the gateway (its webhook endpoint is the gateway's URL).
+    // The Stripe twin starts after the gateway (its webhook endpoint is the gateway's URL), the
+    // scheduler last (its jobs start workflows).
     const stripeRef: { current?: StripeTwin } = {};
+    const schedulerRef: { current?: Scheduler } = {};
     const gateway: HttpGateway = await startHttpGateway({
       ...(httpPort === undefined ? {} : { port: httpPort }),
       stripe: () => stripeRef.current,
-      devCalls: { '/dev/notifications': devNotify },
+      devCalls: {
+        '/dev/notifications': devNotify,
+        '/dev/jobs': devRunJob(() => schedulerRef.current),
+      },
       loadHandler,
       images: { s3Url: s3.internalUrl, bucket: TWIN_NAMES.imagesBucket },
       outbox,
@@ -348,14 +364,25 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     applyEnv(env);
     runner.resume();
 
+    // The EventBridge schedules: each job's handler in-process every rateMinutes. Its failures
+    // always reach the console (as the gateways' handler failures do).
+    const jobTimers = options.jobTimers ?? dev;
+    const scheduler = startScheduler({ region: TWIN_REGION, timers: jobTimers });
+    stops.push(() => scheduler.stop());
+    schedulerRef.current = scheduler;
+
     // In test mode the gateway's port is known only now: let its origin through the CORS rule.
     s3.allowOrigin(gateway.url);
 
     const startMs = Date.now() - started;
+    const jobs = Object.entries(scheduler.jobs).map(
+      ([name, job]) => `${name} every ${job.rateMinutes} min`,
+    );
     log(
       `[twin] ready in ${startMs} ms (DynamoDB Local ${dynamo.startMs} ms): ${gateway.url} ` +
         `· ws ${ws.url} · dynamodb ${dynamo.url} · s3 ${s3.url} · outbox ${outbox.url} ` +
-        `· sfn ${runner.endpoint} · cognito ${cognito.url} (${cognito.userPoolId}) · stripe ${stripe.url}`,
+        `· sfn ${runner.endpoint} · cognito ${cognito.url} (${cognito.userPoolId}) · stripe ${stripe.url} ` +
+        `· jobs ${jobs.join(', ') || 'none'}${jobTimers ? '' : ' (timers off)'}`,
     );
     return {
       urls: {
@@ -377,6 +404,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       userPoolClientId: cognito.clientId,
       cognito,
       stripe,
+      jobs: scheduler.jobs,
+      runJob: (name) => scheduler.runJob(name),
       stop: stopAll,
     };
   } catch (error) {

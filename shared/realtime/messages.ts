@@ -3,6 +3,7 @@ import { creationProgressSchema } from '../schemas/items';
 import { unreadCountersSchema } from '../schemas/notifications';
 import { listingProgressSchema, OFFERING_STATUSES } from '../schemas/offerings';
 import { ORDER_STATUSES } from '../schemas/orders';
+import { AUCTION_PHASES, BID_STATUSES } from '../schemas/bids';
 
 /**
  * The live channel's messages (spec 001 §7 "Real-time channel"), shared by the server
@@ -114,8 +115,20 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   event('offering.updated', { offeringId: entityId, status: z.enum(OFFERING_STATUSES).optional() }),
   /** Progress of the user's own listing (spec 000 §4 listing progress; create/status's shape). */
   event('offering.progress', listingProgressSchema.shape),
-  /** "bid response": the answer to the user's bid. */
-  event('bid.response', { offeringId: entityId }),
+  /** "bid response": the user's bid (or cancellation) was accepted; the lot as it stands. */
+  event('bid.response', {
+    offeringId: entityId,
+    status: z.enum(BID_STATUSES).optional(),
+    minimBid: z.number().int().optional(),
+  }),
+  /** The user's bid lost copies to a higher bid: the new minimum to win them back. */
+  event('bid.outbid', { offeringId: entityId, minimBid: z.number().int() }),
+  /** The user's auction result: won (an order to pay or paid), not won, or offered as substitute. */
+  event('auction.result', {
+    offeringId: entityId,
+    result: z.enum(['won', 'notwon', 'substitute']),
+    orderId: entityId.optional(),
+  }),
   // The user's channel and topics ("multicast").
   /** "market item updates" / "market item" (topic item:<id>). */
   event('item.updated', { itemId: entityId }),
@@ -126,10 +139,32 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   /** "online users" (001 §3 User.is_online). */
   event('users.online', { userId: entityId, is_online: z.boolean() }),
   // Topics only (topic offering:<id>).
-  /** "offering stats". */
-  event('offering.stats', { offeringId: entityId }),
-  /** "new bid". */
-  event('bid.new', { offeringId: entityId }),
+  /** "offering stats": an auction's counters (bidders, current price, minimum next bid, end). */
+  event('offering.stats', {
+    offeringId: entityId,
+    bids: z.number().int().optional(),
+    highestBid: z.number().int().nullable().optional(),
+    minimBid: z.number().int().optional(),
+    end_at: z.string().optional(),
+  }),
+  /**
+   * "new bid": the visible amount per copy, the copies asked, the new threshold and current price,
+   * the bidder's nick, the bidder count and the (possibly extended) end.
+   */
+  event('bid.new', {
+    offeringId: entityId,
+    amount: z.number().int().optional(),
+    quantity: z.number().int().optional(),
+    minimBid: z.number().int().optional(),
+    highestBid: z.number().int().nullable().optional(),
+    nick: z.string().optional(),
+    bids: z.number().int().optional(),
+    end_at: z.string().optional(),
+  }),
+  /** Soft close moved the end (issue 13 §2): every watcher's countdown follows. */
+  event('auction.extended', { offeringId: entityId, end_at: z.string() }),
+  /** The auction is closing (winners being processed) or closed. */
+  event('auction.phase', { offeringId: entityId, phase: z.enum(AUCTION_PHASES) }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];

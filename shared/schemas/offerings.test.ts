@@ -20,6 +20,7 @@ const base: ListingContract = {
   payment_mode: 'fullprice',
   deposit: null,
   buy_price: null,
+  reserve_price: null,
   multi_copy: false,
   start_at: at(0),
   end_at: at(48 * HOUR),

@@ -86,6 +86,8 @@ export const listingContractSchema = z.object({
   deposit: minorAmount.nullable(),
   /** Auctions: a buy-now price per copy, or null for none. Fixed price: null. */
   buy_price: minorAmount.nullable(),
+  /** Auctions: a hidden reserve per copy (above the minimum bid), or null for none. */
+  reserve_price: minorAmount.nullable().default(null),
   /** Auctions: bids may ask for several copies; false: one copy per bidder. */
   multi_copy: z.boolean(),
   start_at: isoDate,
@@ -167,8 +169,22 @@ export function listingViolations(
     if (contract.multi_copy) {
       out.push({ field: 'multi_copy', code: 'market.list.validation.multi_copy_fixed' });
     }
-  } else if (contract.buy_price !== null && contract.buy_price <= contract.price) {
-    out.push({ field: 'buy_price', code: 'market.list.validation.buy_price' });
+  } else {
+    if (contract.buy_price !== null && contract.buy_price <= contract.price) {
+      out.push({ field: 'buy_price', code: 'market.list.validation.buy_price' });
+    }
+    if (contract.reserve_price !== null && contract.reserve_price <= contract.price) {
+      out.push({ field: 'reserve_price', code: 'market.list.validation.reserve' });
+    } else if (
+      contract.reserve_price !== null &&
+      contract.buy_price !== null &&
+      contract.buy_price < contract.reserve_price
+    ) {
+      out.push({ field: 'buy_price', code: 'market.list.validation.buy_price_reserve' });
+    }
+  }
+  if (contract.type === 'fixed' && contract.reserve_price !== null) {
+    out.push({ field: 'reserve_price', code: 'market.list.validation.reserve_fixed' });
   }
   const start = Date.parse(contract.start_at);
   const end = Date.parse(contract.end_at);
@@ -360,6 +376,8 @@ export const offeringDetailSchema = offeringCardSchema.extend({
   notes: z.string(),
   terms: z.string(),
   bids: z.number().int(),
+  /** Auctions: the hidden reserve per copy, shown to its seller only (null for others). */
+  reserve_price: z.number().int().nullable(),
   /** Why support refused it (not_validated); shown to its seller. */
   reason: z.string().nullable(),
   /** The seller may delist it now (spec 000 §4: on sale, or an auction without bids). */

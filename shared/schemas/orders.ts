@@ -250,6 +250,8 @@ export const orderSchema = z.object({
   /** Spec 000 §3 subScope: how the order came about (`purchase` here; `auction` for winners). */
   subScope: z.enum(['purchase', 'auction']),
   ordergroupid: z.string(),
+  /** Spec 000 §3 assignround: an auction order's round (winner, substitute); null for purchases. */
+  assignround: z.enum(['winner', 'substitute']).nullable(),
   offering_id: z.string(),
   item: z.object({
     id: z.string(),

@@ -112,6 +112,7 @@ export async function listApproved(
     payment_mode: 'fullprice',
     deposit: null,
     buy_price: null,
+    reserve_price: null,
     multi_copy: false,
     start_at: new Date().toISOString(),
     end_at: new Date(Date.now() + 48 * HOUR).toISOString(),
@@ -231,3 +232,6 @@ export async function payOutside(
     metadata: { order_id: orderId, user_id: userId, kind: 'full' },
   });
 }
+
+/** The booking-expiry workflow's task, for tests that run an order's deadline at a chosen time. */
+export { expireBooking } from '../booking';

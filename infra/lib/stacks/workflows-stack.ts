@@ -2,25 +2,45 @@
  * The workflow mechanism: one Lambda per key of `workflowTasks` and one Standard state machine per
  * `infra/workflows/*.asl.json`, its definition read with `DefinitionBody.fromFile` and each
  * `${Task_<key>}` substituted with the ARN of that task's Lambda.
+ *
+ * The scheduled jobs live here too (`scheduledJobs`: the sweepers that start or resume workflows,
+ * DESIGN §7): each is a Lambda built and granted exactly as a task with the same options, run by
+ * an EventBridge rule every `rateMinutes`.
  */
 import { Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import type { WorkflowTask } from '../../../functions/routes';
+import type { ScheduledJob, WorkflowTask } from '../../../functions/routes';
 import { WORKFLOW_TASK_ACCESS } from '../access';
 import type { MarketConfig } from '../config';
 import { MarketFunction } from '../constructs/market-function';
 import { acknowledge } from '../nag';
 import { pascalId, resourceNames, stateMachineName, workflowArnPrefix } from '../names';
 import { TASK_PREFIX, type WorkflowFile } from '../workflows';
-import { applyAccess, importStateful } from './stateful-refs';
+import { applyAccess, importStateful, type StatefulRefs } from './stateful-refs';
+
+/** A task's or a job's timeout: it loads state, runs the pure transition, writes, performs effects. */
+export const TASK_TIMEOUT = Duration.seconds(60);
+
+/**
+ * How long one tick of a job stays worth running: until the next tick, which does the same work
+ * (a sweeper looks at the table afresh). Lambda keeps an asynchronous event at most 6 hours,
+ * EventBridge retries a delivery at most 24 hours; both refuse less than a minute.
+ */
+export function tickLifetime(rateMinutes: number, limitMinutes: number): Duration {
+  return Duration.minutes(Math.max(1, Math.min(rateMinutes, limitMinutes)));
+}
 
 export interface WorkflowsStackProps extends StackProps {
   config: MarketConfig;
   assetDir: string;
   tasks: Readonly<Record<string, WorkflowTask>>;
+  /** The scheduled jobs (functions/routes.ts `scheduledJobs`); none when omitted. */
+  jobs?: Readonly<Record<string, ScheduledJob>>;
   workflows: readonly WorkflowFile[];
   webOrigin: string;
   /** The live channel's connections endpoint, for tasks that notify (ApiStack.connectionsFor). */
@@ -30,6 +50,10 @@ export interface WorkflowsStackProps extends StackProps {
 export class WorkflowsStack extends Stack {
   /** Task functions by workflowTasks key. */
   readonly tasks: Record<string, MarketFunction> = {};
+  /** Job functions by scheduledJobs key. */
+  readonly jobs: Record<string, MarketFunction> = {};
+  /** The EventBridge rule running each job, by scheduledJobs key. */
+  readonly schedules: Record<string, events.Rule> = {};
   /** State machines by workflow name (file name without `.asl.json`). */
   readonly stateMachines: Record<string, sfn.StateMachine> = {};
 
@@ -40,29 +64,31 @@ export class WorkflowsStack extends Stack {
     const names = resourceNames(config);
 
     for (const [key, task] of Object.entries(props.tasks)) {
-      const fn = new MarketFunction(this, `Task${pascalId(key)}`, {
-        handler: task.handler,
-        assetDir: props.assetDir,
-        stage: config.stage,
-        webOrigin: props.webOrigin,
-        logRetentionDays: config.logRetentionDays,
-        environment: config.featureEnv,
-        // A task loads state, runs the pure transition, writes and performs its effects.
-        timeout: Duration.seconds(60),
+      this.tasks[key] = this.taskFunction(`Task${pascalId(key)}`, `Workflow task ${key}`, task, {
+        props,
+        refs,
       });
-      applyAccess(fn, WORKFLOW_TASK_ACCESS, refs);
-      if (task.notify === true) {
-        // notify(): the user's live connections and notification e-mails.
-        if (props.connectionsFor === undefined) {
-          throw new Error(`Workflow task ${key} notifies but no WebSocket API was given`);
-        }
-        fn.bindConnections(props.connectionsFor(this));
-        fn.bindEmailSender(config.emailSender);
-      }
-      if (task.stripe === true) fn.bindStripeSecret(config.stripeSecretName);
-      fn.bindWorkflowStarts(workflowArnPrefix(config), task.workflows ?? []);
-      fn.bindTaskCallbacks(workflowArnPrefix(config), task.callbacks ?? []);
-      this.tasks[key] = fn;
+    }
+
+    for (const [key, job] of Object.entries(props.jobs ?? {})) {
+      const id = `Job${pascalId(key)}`;
+      const fn = this.taskFunction(id, `Scheduled job ${key}`, job, { props, refs });
+      // A failed or stale tick is not retried: the next tick does the same work afresh, and a
+      // retry landing beside it would only run the sweep twice at once.
+      fn.function.configureAsyncInvoke({
+        retryAttempts: 0,
+        maxEventAge: tickLifetime(job.rateMinutes, 6 * 60),
+      });
+      this.schedules[key] = new events.Rule(this, `${id}Schedule`, {
+        description: `scheduledJobs.${key}: ${job.handler} every ${job.rateMinutes} min`,
+        schedule: events.Schedule.rate(Duration.minutes(job.rateMinutes)),
+        targets: [
+          new targets.LambdaFunction(fn.function, {
+            maxEventAge: tickLifetime(job.rateMinutes, 24 * 60),
+          }),
+        ],
+      });
+      this.jobs[key] = fn;
     }
 
     for (const workflow of props.workflows) {
@@ -105,5 +131,41 @@ export class WorkflowsStack extends Stack {
       );
       this.stateMachines[workflow.name] = machine;
     }
+  }
+
+  /**
+   * A task's Lambda (and a job's, built the same way): table writes, and what its options name:
+   * `notify` the live channel and SES, `stripe` the Stripe secret, `workflows` StartExecution on
+   * exactly those state machines, `callbacks` settling their task tokens.
+   */
+  private taskFunction(
+    id: string,
+    what: string,
+    task: WorkflowTask,
+    { props, refs }: { props: WorkflowsStackProps; refs: StatefulRefs },
+  ): MarketFunction {
+    const { config } = props;
+    const fn = new MarketFunction(this, id, {
+      handler: task.handler,
+      assetDir: props.assetDir,
+      stage: config.stage,
+      webOrigin: props.webOrigin,
+      logRetentionDays: config.logRetentionDays,
+      environment: config.featureEnv,
+      timeout: TASK_TIMEOUT,
+    });
+    applyAccess(fn, WORKFLOW_TASK_ACCESS, refs);
+    if (task.notify === true) {
+      // notify(): the user's live connections and notification e-mails.
+      if (props.connectionsFor === undefined) {
+        throw new Error(`${what} notifies but no WebSocket API was given`);
+      }
+      fn.bindConnections(props.connectionsFor(this));
+      fn.bindEmailSender(config.emailSender);
+    }
+    if (task.stripe === true) fn.bindStripeSecret(config.stripeSecretName);
+    fn.bindWorkflowStarts(workflowArnPrefix(config), task.workflows ?? []);
+    fn.bindTaskCallbacks(workflowArnPrefix(config), task.callbacks ?? []);
+    return fn;
   }
 }

@@ -443,11 +443,12 @@ export function moneyRoutes(context: MoneyContext): Money {
         return fail('card_declined', 'generic_decline', 'Your card was declined.');
       case 'insufficient_funds':
         return fail('card_declined', 'insufficient_funds', 'Your card has insufficient funds.');
-      case 'authentication': {
+      case 'authentication':
+      case 'always_authenticate': {
         if (offSession) {
-          // Set up for off-session use, it charges without the customer; otherwise the bank
-          // declines, since nobody is there to authenticate.
-          if (setUpForOffSession(method.id)) break;
+          // Set up for off-session use, 3155 charges without the customer; otherwise (and always
+          // for 3184) the bank declines, since nobody is there to authenticate.
+          if (card.behaviour === 'authentication' && setUpForOffSession(method.id)) break;
           return fail(
             'authentication_required',
             'authentication_required',

@@ -268,7 +268,13 @@ export interface TestCard {
   funding: 'credit' | 'debit';
   country: string;
   /** What happens when it is used: see the twin's README. */
-  behaviour: 'succeeds' | 'declined' | 'insufficient_funds' | 'authentication' | 'fails_later';
+  behaviour:
+    | 'succeeds'
+    | 'declined'
+    | 'insufficient_funds'
+    | 'authentication'
+    | 'always_authenticate'
+    | 'fails_later';
 }
 
 export const TEST_CARDS: Readonly<Record<string, TestCard>> = {
@@ -279,6 +285,8 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   '4000000000009995': { number: '4000000000009995', brand: 'visa', funding: 'credit', country: 'US', behaviour: 'insufficient_funds' },
   '4000002500003155': { number: '4000002500003155', brand: 'visa', funding: 'credit', country: 'US', behaviour: 'authentication' },
   '4000000000000341': { number: '4000000000000341', brand: 'visa', funding: 'credit', country: 'US', behaviour: 'fails_later' },
+  // Stripe's "always authenticate": every payment asks the customer, off session it is declined.
+  '4000002760003184': { number: '4000002760003184', brand: 'visa', funding: 'credit', country: 'US', behaviour: 'always_authenticate' },
 }; // prettier-ignore
 
 /** Stripe's test PaymentMethod tokens (`pm_card_visa`…), by the card they stand for. */

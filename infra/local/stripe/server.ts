@@ -920,7 +920,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         message: 'Your card was declined.',
       });
     }
-    if (card?.behaviour === 'authentication') {
+    if (card?.behaviour === 'authentication' || card?.behaviour === 'always_authenticate') {
       const waiting = {
         ...setupIntent,
         payment_method: method.id,

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import type { SchedulerJob } from '../scheduler';
 import type { TwinUrls } from '../twin';
 
 /**
@@ -6,7 +7,8 @@ import type { TwinUrls } from '../twin';
  * (DynamoDB Local in memory, a temporary S3 directory, free ports), seeded with nothing.
  * Tests are HTTP clients of the gateway; they read the twin's URLs and handler environment with
  * `inject('twin')` (or the helpers in ./twin-context.ts). TWIN_LOG=1 prints the twin's log, its
- * access log and the handlers' INFO logs.
+ * access log and the handlers' INFO logs. The scheduled jobs run when a test asks
+ * (twin-context.ts `runJob`); TWIN_JOB_TIMERS=1 also fires them on their timers, as `npm start`.
  */
 
 export interface TwinContext {
@@ -18,6 +20,8 @@ export interface TwinContext {
   /** The local user pool and the web's app client (Amplify: userPoolEndpoint = urls.cognito). */
   userPoolId: string;
   userPoolClientId: string;
+  /** The scheduled jobs the twin runs, by name (handler and rate). */
+  jobs: Record<string, SchedulerJob>;
 }
 
 declare module 'vitest' {
@@ -35,6 +39,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { startTwin } = await import('../twin');
   const twin = await startTwin({
     mode: 'test',
+    jobTimers: process.env.TWIN_JOB_TIMERS === '1',
     ...(log === undefined ? {} : { log, accessLog: log }),
   });
   console.log(
@@ -46,6 +51,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stateMachineArns: twin.stateMachineArns,
     userPoolId: twin.userPoolId,
     userPoolClientId: twin.userPoolClientId,
+    jobs: twin.jobs,
   });
   return async () => {
     await twin.stop();

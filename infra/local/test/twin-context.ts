@@ -20,3 +20,21 @@ export function useTwinEnv(): TwinContext {
 export function gatewayFetch(pathAndQuery: string, init?: RequestInit): Promise<Response> {
   return fetch(`${inject('twin').urls.http}${pathAndQuery}`, init);
 }
+
+/**
+ * Runs a scheduled job of the twin now (`POST /dev/jobs`) and answers its handler's result:
+ * `await runJob('auctionSweep')` makes the sweeper race a workflow. A failing job rejects with
+ * its error's message.
+ */
+export async function runJob(name: string): Promise<unknown> {
+  const response = await gatewayFetch('/dev/jobs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  const answer = (await response.json()) as { data?: unknown; error?: { message?: string } };
+  if (!response.ok) {
+    throw new Error(`scheduled job ${name}: ${answer.error?.message ?? response.status}`);
+  }
+  return answer.data;
+}

@@ -64,6 +64,7 @@ export function offeringDetailFixture(
     notes: 'Ships within two days.',
     terms: 'Returns within 14 days.',
     bids: 0,
+    reserve_price: null,
     reason: null,
     can_delist: false,
     is_seller: false,

@@ -42,6 +42,7 @@ export function orderFixture(overrides: Partial<Order> = {}): Order {
     scope: 'market',
     subScope: 'purchase',
     ordergroupid: 'og-1',
+    assignround: null,
     offering_id: OFFERING_IDS.fixed,
     item: {
       id: ITEM_ID,

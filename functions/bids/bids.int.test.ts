@@ -1,0 +1,292 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTwinEnv } from '../../infra/local/test/twin-context';
+import {
+  call,
+  hasCognito,
+  logIn,
+  makeAdmin,
+  newUser,
+  type TestUser,
+} from '../accounts/testing/session';
+import { putFinishedItem } from '../items/testing/items';
+import { replay, type BookAction } from '../../shared/auction';
+import type { AuctionView, MyBidsPage } from '../../shared/schemas/bids';
+import type { OfferingDetail } from '../../shared/schemas/offerings';
+import type { SavedCard } from '../../shared/schemas/payments';
+import { putSellers, sellerProfile } from '../profiles/testing/sellers';
+import { addCard, listApproved, onboardSeller } from '../orders/testing/market';
+import { bidsDeps } from './bids.deps';
+import { sweepAuctions } from './close';
+import { createBid } from './place';
+import type { BidsDeps } from './ports';
+
+/**
+ * Bidding on the twin (issue 13 §1, §3): real users through the gateway (saved cards on the Stripe
+ * twin, auctions listed and approved through the listing workflow), and 200 bidders racing on one
+ * lot through the use case, checked against the rules replayed from the lot's log.
+ */
+const RUN = `bd${Date.now().toString(36)}`;
+const HOUR = 3_600_000;
+let seller: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+let carol: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  useTwinEnv();
+  if (!hasCognito()) return;
+  [seller, alice, bob, carol, admin] = await Promise.all([
+    newUser(RUN),
+    newUser(RUN),
+    newUser(RUN),
+    newUser(RUN),
+    newUser(RUN),
+  ]);
+  await makeAdmin(admin.id);
+  admin = { ...admin, ...(await logIn(admin)) };
+  await Promise.all([onboardSeller(seller), addCard(alice), addCard(bob)]);
+}, 180_000);
+
+async function auction(copies: number, extra: Record<string, unknown> = {}) {
+  const item = await putFinishedItem({
+    creator: { id: seller.id, nick: seller.nick },
+    copies,
+    product_type: 'digital',
+    title: 'Lot',
+  });
+  return listApproved(seller, admin, item.id, {
+    type: 'auction',
+    copies,
+    price: 1_000,
+    multi_copy: copies > 1,
+    end_at: new Date(Date.now() + 3 * HOUR).toISOString(),
+    ...extra,
+  });
+}
+
+const bid = (user: TestUser, offeringId: string, body: Record<string, unknown>) =>
+  call<AuctionView>('POST', `/api/users/${user.id}/bid/create`, {
+    token: user.accessToken,
+    body: { offeringid: offeringId, currency: 'EUR', quantity: 1, ...body },
+  });
+
+const lotOf = (offeringId: string, user?: TestUser) =>
+  call<AuctionView>('GET', `/api/users/${user?.id ?? '-'}/bid/getbyofferingid/${offeringId}`, {
+    token: user?.accessToken,
+  });
+
+describe('bidding through the gateway', () => {
+  it('the rules, the card, the proxy, the list, My Bids, delisting and retraction', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering: OfferingDetail = await auction(1);
+
+    const noCard = await bid(carol, offering.id, { bidprice: 1_000 });
+    expect(noCard.status).toBe(402);
+    expect(noCard.json.error.code).toBe('market.bid.errors.no_card');
+    const own = await bid(seller, offering.id, { bidprice: 1_000 });
+    expect(own.status).toBe(403);
+    expect(own.json.error.code).toBe('market.bid.errors.own_offering');
+    const low = await bid(alice, offering.id, { bidprice: 999 });
+    expect(low.status).toBe(400);
+    expect(low.json.error.code).toBe('market.bid.errors.too_low');
+    const currency = await bid(alice, offering.id, { bidprice: 1_000, currency: 'USD' });
+    expect(currency.json.error.code).toBe('market.bid.errors.currency');
+    const two = await bid(alice, offering.id, { bidprice: 1_000, quantity: 2 });
+    expect(two.json.error.code).toBe('market.bid.errors.quantity');
+
+    const first = await bid(alice, offering.id, { bidprice: 1_000 });
+    expect(first.status).toBe(201);
+    expect(first.json.data).toMatchObject({
+      highestBid: 1_000,
+      minimBid: 1_050,
+      bids: 1,
+      mine: { status: 'active', price: 1_000, card: { last4: '4242' } },
+    });
+
+    const beaten = await bid(bob, offering.id, { bidprice: 1_040 });
+    expect(beaten.status).toBe(409);
+    expect(beaten.json.error.code).toBe('market.bid.errors.beaten');
+
+    const proxy = await bid(bob, offering.id, { bidprice: 1_050, maxbid: 5_000 });
+    expect(proxy.status).toBe(201);
+    expect(proxy.json.data.mine).toMatchObject({ status: 'active', price: 1_050, max: 5_000 });
+
+    // Alice bids 20.00: Bob's maximum answers at once, one increment above.
+    const again = await bid(alice, offering.id, { bidprice: 2_000 });
+    expect(again.status).toBe(201);
+    expect(again.json.data.mine?.status).toBe('outbid');
+    expect(again.json.data.highestBid).toBe(2_050);
+
+    const guest = await lotOf(offering.id);
+    expect(guest.status).toBe(200);
+    expect(guest.json.data.mine).toBeNull();
+    expect(
+      guest.json.data.bidlist.map((entry) => [entry.nick, entry.amount, entry.status]),
+    ).toEqual([
+      [bob.nick, 2_050, 'active'],
+      [alice.nick, 2_000, 'outbid'],
+    ]);
+    // Bob's maximum stays secret to others.
+    expect(JSON.stringify(guest.json.data)).not.toContain('5000');
+
+    const delist = await call('POST', `/api/users/${seller.id}/offering/delist/${offering.id}`, {
+      token: seller.accessToken,
+    });
+    expect(delist.status).toBe(409);
+    expect(delist.json.error.code).toBe('market.offering.errors.has_bids');
+
+    const mine = await call<MyBidsPage>(
+      'POST',
+      `/api/users/${alice.id}/offering/getmybettedofferings`,
+      { token: alice.accessToken, body: { status: 'active' } },
+    );
+    expect(mine.status).toBe(200);
+    expect(mine.json.data.items.map((entry) => [entry.offering.id, entry.bid.status])).toEqual([
+      [offering.id, 'outbid'],
+    ]);
+    const closed = await call<MyBidsPage>(
+      'POST',
+      `/api/users/${alice.id}/offering/getmybettedofferings`,
+      { token: alice.accessToken, body: { status: 'closed' } },
+    );
+    expect(closed.json.data.items).toEqual([]);
+
+    // Less than 12 hours left, but Bob bid less than an hour ago: he may retract.
+    const retract = await call<AuctionView>(
+      'POST',
+      `/api/users/${bob.id}/bid/cancel/${offering.id}`,
+      { token: bob.accessToken },
+    );
+    expect(retract.status).toBe(200);
+    expect(retract.json.data).toMatchObject({ bids: 1, highestBid: 2_000 });
+    expect(retract.json.data.mine?.status).toBe('cancelled');
+    const twice = await call('POST', `/api/users/${bob.id}/bid/cancel/${offering.id}`, {
+      token: bob.accessToken,
+    });
+    expect(twice.status).toBe(404);
+    expect(twice.json.error.code).toBe('market.bid.errors.no_bid');
+
+    // The offering's counters (the market's cards) follow: at once on the first bid, then at most
+    // every 30 s, or when the sweeper finds them lagging.
+    await sweepAuctions(bidsDeps(), new Date());
+    const detail = await call<OfferingDetail>(
+      'POST',
+      `/api/users/${seller.id}/offering/getofferingbyid/${offering.id}`,
+      { token: seller.accessToken, body: {} },
+    );
+    expect(detail.json.data).toMatchObject({ bids: 1, highest_bid: 2_000, can_delist: false });
+  });
+
+  it('an auction without bids can be delisted; a bid after that is refused', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1);
+    const delist = await call('POST', `/api/users/${seller.id}/offering/delist/${offering.id}`, {
+      token: seller.accessToken,
+    });
+    expect(delist.status).toBe(200);
+    const late = await bid(alice, offering.id, { bidprice: 1_000 });
+    expect(late.status).toBe(409);
+    expect(late.json.error.code).toBe('market.bid.errors.ended');
+  });
+});
+
+/** The racing bidders' saved card (their cards are Stripe's business, tested above). */
+const CARD: SavedCard = {
+  id: 'pm_card_visa',
+  brand: 'visa',
+  funding: 'credit',
+  last4: '4242',
+  exp_month: 12,
+  exp_year: 2034,
+  created: new Date().toISOString(),
+  default: true,
+  expired: false,
+};
+
+describe('200 bidders racing on one lot (issue 13 §3)', () => {
+  it.each([
+    [1, 'single-copy'],
+    [10, '10-copy'],
+  ])(
+    '%i copies (%s): no bid lost, none below its threshold, the lot equals its log replayed',
+    async (copies) => {
+      if (!hasCognito()) return;
+      const offering = await auction(copies);
+      const bidders = Array.from({ length: 200 }, (_, index) =>
+        sellerProfile(`${RUN}${copies}x${index}`.slice(0, 20), 0),
+      );
+      await putSellers(...bidders);
+      const deps: BidsDeps = { ...bidsDeps(), cardsOf: () => Promise.resolve([CARD]) };
+      let seed = copies;
+      const random = () => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+        return seed / 2 ** 31;
+      };
+      const inputs = bidders.map((profile) => {
+        const amount = 1_000 + Math.floor(random() * 400) * 50;
+        return {
+          callerId: profile.id,
+          offeringId: offering.id,
+          bidprice: amount,
+          maxbid: random() < 0.4 ? amount + Math.floor(random() * 100) * 50 : null,
+          currency: 'EUR',
+          quantity: copies > 1 ? 1 + Math.floor(random() * 3) : 1,
+          payment_method: null,
+          postaladdress: null,
+        };
+      });
+      const outcomes = await Promise.allSettled(
+        inputs.map((input) => createBid(deps, input, new Date())),
+      );
+      const accepted = inputs.filter((_, index) => outcomes[index]?.status === 'fulfilled');
+      const refusals = outcomes.flatMap((outcome) =>
+        outcome.status === 'rejected' ? [(outcome.reason as { code?: string }).code] : [],
+      );
+      // Every refusal is a rule's (beaten, too low): none is "Error sending bid".
+      expect(
+        new Set(refusals).size === 0 ||
+          [...new Set(refusals)].every((code) =>
+            ['market.bid.errors.beaten', 'market.bid.errors.too_low'].includes(code ?? ''),
+          ),
+      ).toBe(true);
+      expect(accepted.length).toBeGreaterThan(copies);
+
+      const lot = await deps.repo.getLot(offering.id);
+      const log = await deps.repo.logOf(offering.id);
+      if (lot === undefined) throw new Error('no lot');
+      // No accepted bid lost: one log line per accepted answer, each as it was sent.
+      expect(log).toHaveLength(accepted.length);
+      expect(log.map((line) => line.index)).toEqual(log.map((_, index) => index));
+      for (const input of accepted) {
+        const line = log.find((entry) => entry.bidder_id === input.callerId);
+        expect(line).toMatchObject({
+          kind: 'bid',
+          amount: input.bidprice,
+          max: input.maxbid ?? input.bidprice,
+          quantity: input.quantity,
+        });
+      }
+      // The lot is its log replayed through the rules, in acceptance order (each line beat the
+      // threshold of the lot as it stood then: replay throws otherwise).
+      const actions: BookAction[] = log.map((line) => ({
+        kind: 'bid',
+        at: line.at,
+        bid: {
+          bidder_id: line.bidder_id,
+          bidder_nick: line.nick,
+          amount: line.amount,
+          max: line.max,
+          quantity: line.quantity,
+        },
+      }));
+      const initial = { ...lot.auction, seq: 0, book: [], end_at: lot.scheduled_end_at };
+      expect(replay(initial, actions)).toEqual(lot.auction);
+      expect(lot.auction.book).toHaveLength(accepted.length);
+      const view = await lotOf(offering.id);
+      expect(view.json.data.bids).toBe(accepted.length);
+      expect(view.json.data.bidlist.reduce((sum, entry) => sum + entry.copies, 0)).toBe(copies);
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,61 @@
+/**
+ * Bids and auctions (issue 13): key builders. Access patterns:
+ *
+ * | pattern                                              | key condition                                              | index |
+ * |------------------------------------------------------|------------------------------------------------------------|-------|
+ * | an auction's lot (its book, phase, offers)           | pk = AUCTION#<offeringId>, sk = LOT                        | table |
+ * | an auction's accepted bids and cancellations, in order | pk = AUCTION#<offeringId>, begins_with(sk, 'BID#')        | table |
+ * | one bidder's entry in an auction                     | pk = AUCTION#<offeringId>, sk = BIDDER#<userId>            | table |
+ * | a user's auctions, last bid first (My Bids: any)     | gsi1pk = USERBIDS#<userId>, gsi1sk = <at>#<offeringId>     | gsi1  |
+ * | … only open or only ended (My Bids: active, closed)  | gsi2pk = USERBIDS#<userId>#<group>, gsi2sk = <at>#<id>     | gsi2  |
+ * | lots not closed yet, by end (the sweeper)            | gsi3pk = AUCTIONS#LIVE, gsi3sk = <end_at>#<offeringId>     | gsi3  |
+ * | lots whose offering counters lag (the sweeper)       | gsi4pk = AUCTIONS#STALE, gsi4sk = <offeringId>             | gsi4  |
+ *
+ * The lot is one record: every bid is a write conditioned on its version (so bids on one lot are
+ * applied one at a time, in a total order), in a transaction with the bid's log line and the
+ * bidder's entry.
+ */
+export const LOT_TYPE = 'auction_lot';
+export const BID_LOG_TYPE = 'auction_bid';
+export const BIDDER_TYPE = 'auction_bidder';
+
+export const BID_LOG_PREFIX = 'BID#';
+export const LIVE_LOTS_PARTITION = 'AUCTIONS#LIVE';
+export const STALE_LOTS_PARTITION = 'AUCTIONS#STALE';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+function lotPartition(offeringId: string): string {
+  return `AUCTION#${offeringId}`;
+}
+
+export function lotKey(offeringId: string): Key {
+  return { pk: lotPartition(offeringId), sk: 'LOT' };
+}
+
+export function bidLogKey(offeringId: string, index: number): Key {
+  return { pk: lotPartition(offeringId), sk: `${BID_LOG_PREFIX}${String(index).padStart(8, '0')}` };
+}
+
+export function bidderKey(offeringId: string, userId: string): Key {
+  return { pk: lotPartition(offeringId), sk: `BIDDER#${userId}` };
+}
+
+export function lotPartitionOf(offeringId: string): string {
+  return lotPartition(offeringId);
+}
+
+export function myBidsPartition(userId: string): string {
+  return `USERBIDS#${userId}`;
+}
+
+export function myBidsGroupPartition(userId: string, group: 'active' | 'closed'): string {
+  return `USERBIDS#${userId}#${group}`;
+}
+
+export function timeSort(at: string, offeringId: string): string {
+  return `${at}#${offeringId}`;
+}

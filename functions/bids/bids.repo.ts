@@ -1,0 +1,363 @@
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { decodeCursor, encodeCursor } from '../core/cursor';
+import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
+import type { BidStatus } from '../../shared/schemas/bids';
+import {
+  BIDDER_TYPE,
+  BID_LOG_PREFIX,
+  BID_LOG_TYPE,
+  LIVE_LOTS_PARTITION,
+  STALE_LOTS_PARTITION,
+  LOT_TYPE,
+  bidLogKey,
+  bidderKey,
+  lotKey,
+  lotPartitionOf,
+  myBidsGroupPartition,
+  myBidsPartition,
+  timeSort,
+} from './bids.keys';
+import type { LotRecord } from './lot';
+
+/** One accepted bid or cancellation, in acceptance order (the lot's log). */
+export interface BidLogLine {
+  index: number;
+  kind: 'bid' | 'cancel';
+  bidder_id: string;
+  nick: string;
+  amount: number;
+  max: number;
+  quantity: number;
+  /** The rules' acceptance number after this line. */
+  seq: number;
+  at: string;
+}
+
+/** A bidder's entry in a lot: what My Bids lists (the lot gives the rest). */
+export interface BidderRecord {
+  offering_id: string;
+  bidder_id: string;
+  /** active while the lot takes bids, closed after its end. */
+  group: 'active' | 'closed';
+  /** The status once known for good (after the close), else null (derived from the lot). */
+  status: BidStatus | null;
+  last_at: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** A transaction entry another domain joins into its own transaction. */
+export type TransactItem = Record<string, unknown>;
+
+export interface BidsRepo {
+  tableName: string;
+  getLot(offeringId: string): Promise<LotRecord | undefined>;
+  getLots(offeringIds: readonly string[]): Promise<LotRecord[]>;
+  /**
+   * Writes the lot conditioned on the version read (0: it must not exist), with the log lines and
+   * bidder entries of the change, in one transaction. false when another write came first.
+   */
+  commit(
+    lot: LotRecord,
+    expected: number,
+    log: readonly BidLogLine[],
+    bidders: readonly BidderRecord[],
+  ): Promise<boolean>;
+  /** The lot alone, conditioned on the version read (0: it must not exist). */
+  saveLot(lot: LotRecord, expected: number): Promise<boolean>;
+  logOf(offeringId: string): Promise<BidLogLine[]>;
+  putBidders(records: readonly BidderRecord[]): Promise<void>;
+  myBids(
+    userId: string,
+    group: 'any' | 'active' | 'closed',
+    cursor: string | null,
+    limit: number,
+  ): Promise<Page<BidderRecord>>;
+  /** Lots whose offering counters lag behind their bids. */
+  staleLots(limit: number): Promise<string[]>;
+  /** Lots not closed whose end is before `before` (ISO), earliest first. */
+  dueLots(before: string, limit: number): Promise<{ offering_id: string; end_at: string }[]>;
+  /**
+   * The piece a delisting joins: it closes the lot, and fails when the lot has bids (spec 000 §4:
+   * an auction is delisted only without registered bids).
+   */
+  delistGuardPiece(offeringId: string): TransactItem;
+}
+
+function lotItem(lot: LotRecord): Record<string, unknown> {
+  const live =
+    lot.phase === 'closed'
+      ? {}
+      : { gsi3pk: LIVE_LOTS_PARTITION, gsi3sk: timeSort(lot.auction.end_at, lot.offering_id) };
+  const stale = lot.stale ? { gsi4pk: STALE_LOTS_PARTITION, gsi4sk: lot.offering_id } : {};
+  return {
+    ...lotKey(lot.offering_id),
+    type: LOT_TYPE,
+    ...lot,
+    bidders_count: lot.auction.book.length,
+    ...live,
+    ...stale,
+  };
+}
+
+function lotOf(raw: Record<string, unknown>): LotRecord | undefined {
+  // A delisting closes a lot that never had a bid by writing only its phase: no lot to show.
+  if (raw.auction === undefined) return undefined;
+  const {
+    pk: _pk,
+    sk: _sk,
+    type: _type,
+    bidders_count: _count,
+    gsi3pk: _g1,
+    gsi3sk: _g2,
+    gsi4pk: _g3,
+    gsi4sk: _g4,
+    ...rest
+  } = raw;
+  return rest as unknown as LotRecord;
+}
+
+function bidderItem(record: BidderRecord): Record<string, unknown> {
+  const sort = timeSort(record.last_at, record.offering_id);
+  return {
+    ...bidderKey(record.offering_id, record.bidder_id),
+    type: BIDDER_TYPE,
+    ...record,
+    gsi1pk: myBidsPartition(record.bidder_id),
+    gsi1sk: sort,
+    gsi2pk: myBidsGroupPartition(record.bidder_id, record.group),
+    gsi2sk: sort,
+  };
+}
+
+function bidderOf(raw: Record<string, unknown>): BidderRecord {
+  return {
+    offering_id: raw.offering_id as string,
+    bidder_id: raw.bidder_id as string,
+    group: raw.group as BidderRecord['group'],
+    status: (raw.status as BidStatus | null | undefined) ?? null,
+    last_at: raw.last_at as string,
+  };
+}
+
+function lotCondition(expected: number): {
+  ConditionExpression: string;
+  ExpressionAttributeValues?: Record<string, unknown>;
+} {
+  return expected === 0
+    ? { ConditionExpression: 'attribute_not_exists(pk)' }
+    : {
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeValues: { ':expected': expected },
+      };
+}
+
+export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: string }): BidsRepo {
+  const { doc, tableName: TableName } = deps;
+  return {
+    tableName: TableName,
+
+    async getLot(offeringId) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: lotKey(offeringId), ConsistentRead: true }),
+      );
+      return result.Item === undefined ? undefined : lotOf(result.Item);
+    },
+
+    async getLots(offeringIds) {
+      const unique = [...new Set(offeringIds)];
+      const out: LotRecord[] = [];
+      for (let start = 0; start < unique.length; start += 100) {
+        let keys: Record<string, unknown>[] = unique
+          .slice(start, start + 100)
+          .map((id) => ({ ...lotKey(id) }));
+        while (keys.length > 0) {
+          const result = await doc.send(
+            new BatchGetCommand({ RequestItems: { [TableName]: { Keys: keys } } }),
+          );
+          for (const raw of result.Responses?.[TableName] ?? []) {
+            const lot = lotOf(raw);
+            if (lot !== undefined) out.push(lot);
+          }
+          keys = (result.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
+        }
+      }
+      return out;
+    },
+
+    async commit(lot, expected, log, bidders) {
+      const items: TransactItem[] = [
+        { Put: { TableName, Item: lotItem(lot), ...lotCondition(expected) } },
+        ...log.map((line) => ({
+          Put: {
+            TableName,
+            Item: {
+              ...bidLogKey(lot.offering_id, line.index),
+              type: BID_LOG_TYPE,
+              offering_id: lot.offering_id,
+              ...line,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        })),
+        ...bidders.map((record) => ({ Put: { TableName, Item: bidderItem(record) } })),
+      ];
+      try {
+        await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+        return true;
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+        // Two writers of one lot at the same instant: DynamoDB cancels one with a conflict.
+        if (reasons?.some((reason) => reason.Code === 'TransactionConflict')) return false;
+        throw error;
+      }
+    },
+
+    async saveLot(lot, expected) {
+      try {
+        await doc.send(
+          new PutCommand({ TableName, Item: lotItem(lot), ...lotCondition(expected) }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
+    async logOf(offeringId) {
+      const lines: BidLogLine[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const result = await doc.send(
+          new QueryCommand({
+            TableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: {
+              ':pk': lotPartitionOf(offeringId),
+              ':prefix': BID_LOG_PREFIX,
+            },
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const raw of result.Items ?? []) {
+          lines.push({
+            index: raw.index as number,
+            kind: raw.kind as BidLogLine['kind'],
+            bidder_id: raw.bidder_id as string,
+            nick: raw.nick as string,
+            amount: raw.amount as number,
+            max: raw.max as number,
+            quantity: raw.quantity as number,
+            seq: raw.seq as number,
+            at: raw.at as string,
+          });
+        }
+        start = result.LastEvaluatedKey;
+      } while (start !== undefined);
+      return lines;
+    },
+
+    async putBidders(records) {
+      for (let start = 0; start < records.length; start += 25) {
+        let requests: Record<string, unknown>[] = records
+          .slice(start, start + 25)
+          .map((record) => ({ PutRequest: { Item: bidderItem(record) } }));
+        while (requests.length > 0) {
+          const result = await doc.send(
+            new BatchWriteCommand({ RequestItems: { [TableName]: requests as never } }),
+          );
+          requests = (result.UnprocessedItems?.[TableName] ?? []) as Record<string, unknown>[];
+        }
+      }
+    },
+
+    async myBids(userId, group, cursor, limit) {
+      const index = group === 'any' ? 'gsi1' : 'gsi2';
+      const partition =
+        group === 'any' ? myBidsPartition(userId) : myBidsGroupPartition(userId, group);
+      const scope = `mybids:${userId}:${group}`;
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: index,
+          KeyConditionExpression: `${index}pk = :pk`,
+          ExpressionAttributeValues: { ':pk': partition },
+          ScanIndexForward: false,
+          Limit: limit,
+          ExclusiveStartKey: decodeCursor(scope, cursor ?? undefined, [
+            'pk',
+            'sk',
+            `${index}pk`,
+            `${index}sk`,
+          ]),
+        }),
+      );
+      return {
+        items: (result.Items ?? []).map(bidderOf),
+        next: encodeCursor(scope, result.LastEvaluatedKey),
+      };
+    },
+
+    async staleLots(limit) {
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: 'gsi4',
+          KeyConditionExpression: 'gsi4pk = :pk',
+          ExpressionAttributeValues: { ':pk': STALE_LOTS_PARTITION },
+          Limit: limit,
+        }),
+      );
+      return (result.Items ?? []).map((raw) => raw.gsi4sk as string);
+    },
+
+    async dueLots(before, limit) {
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: 'gsi3',
+          KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :before',
+          ExpressionAttributeValues: { ':pk': LIVE_LOTS_PARTITION, ':before': before },
+          Limit: limit,
+        }),
+      );
+      return (result.Items ?? []).map((raw) => ({
+        offering_id: raw.offering_id as string,
+        end_at: (raw.gsi3sk as string).split('#')[0] ?? '',
+      }));
+    },
+
+    delistGuardPiece(offeringId) {
+      return {
+        Update: {
+          TableName,
+          Key: lotKey(offeringId),
+          UpdateExpression:
+            'SET phase = :closed, #type = :type, version = if_not_exists(version, :zero) + :one REMOVE gsi3pk, gsi3sk',
+          ConditionExpression: 'attribute_not_exists(pk) OR bidders_count = :zero',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: {
+            ':closed': 'closed',
+            ':type': LOT_TYPE,
+            ':zero': 0,
+            ':one': 1,
+          },
+        },
+      };
+    },
+  };
+}

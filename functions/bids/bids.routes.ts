@@ -1,0 +1,95 @@
+import { route } from '../core/route';
+import {
+  assignedTokensBodySchema,
+  assignedTokensSchema,
+  auctionViewSchema,
+  bidOfferingPathSchema,
+  createBidBodySchema,
+  myBidsBodySchema,
+  myBidsPageSchema,
+} from '../../shared/schemas/bids';
+import { offeringsUserPathSchema } from '../../shared/schemas/offerings';
+
+const TAGS = ['bids'] as const;
+
+/**
+ * The bids domain's HTTP calls (spec 000 §7 bid/create, bid/cancel, bid/getbyofferingid,
+ * offering/getmybettedofferings; issue 13). Deviations (docs/api.md): bid/cancel is a POST (it
+ * changes state); a saved card (`payment_method`) replaces the wallet's `paymentauths`; the seller
+ * and the expiry are the server's, not the body's.
+ */
+export const bidsRoutes = {
+  createBid: route({
+    method: 'POST',
+    path: '/api/users/{id}/bid/create',
+    handler: 'bids/handlers/create-bid',
+    auth: 'user',
+    group: 'market',
+    stripe: true,
+    notify: true,
+    live: true,
+    summary:
+      "Bids on an auction (201, the lot as it stands): bidprice per copy, an optional secret maxbid (proxy), quantity, the saved card backing it; 400 market.bid.errors.too_low / amount / quantity / one_copy / rebid_quantity / not_higher, 409 beaten ('another user bid the same or higher') / ended / not_started, 402 no_card / payments ('Error creating payments for bids'), 403 own_offering / creator, 503 generic ('Error sending bid, please try again')",
+    tags: TAGS,
+    request: { path: offeringsUserPathSchema, body: createBidBodySchema },
+    response: auctionViewSchema,
+    status: 201,
+    owner: 'id',
+  }),
+  cancelBid: route({
+    method: 'POST',
+    path: '/api/users/{id}/bid/cancel/{offeringid}',
+    handler: 'bids/handlers/cancel-bid',
+    auth: 'user',
+    group: 'market',
+    notify: true,
+    live: true,
+    summary:
+      "Retracts the caller's bid (a POST where the spec says GET): while more than 12 hours remain, or within an hour of bidding (409 market.bid.errors.retract_closed), 404 no_bid; answers the lot",
+    tags: TAGS,
+    request: { path: bidOfferingPathSchema },
+    response: auctionViewSchema,
+    owner: 'id',
+  }),
+  getBids: route({
+    method: 'GET',
+    path: '/api/users/{id}/bid/getbyofferingid/{offeringid}',
+    handler: 'bids/handlers/get-bids',
+    auth: 'public',
+    group: 'market',
+    access: { table: 'read' },
+    summary:
+      "Public: an auction's lot (end, minimum next bid, current price, reserve met, the bid list with statuses) and, with a bearer token, the caller's own bid; 404 for a private one the caller may not see",
+    tags: TAGS,
+    request: { path: bidOfferingPathSchema },
+    response: auctionViewSchema,
+  }),
+  assignedTokens: route({
+    method: 'POST',
+    path: '/api/users/{id}/offering/getassignedtokens',
+    handler: 'bids/handlers/assigned-tokens',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'read' },
+    summary:
+      'The copies of an auction the caller won or was offered as substitute (spec assignround), each with its order, price and whether it is paid or due by when',
+    tags: TAGS,
+    request: { path: offeringsUserPathSchema, body: assignedTokensBodySchema },
+    response: assignedTokensSchema,
+    owner: 'id',
+  }),
+  myBids: route({
+    method: 'POST',
+    path: '/api/users/{id}/offering/getmybettedofferings',
+    handler: 'bids/handlers/my-bids',
+    auth: 'user',
+    group: 'market',
+    access: { table: 'read' },
+    summary:
+      "My Bids: the auctions the caller bid on, last bid first, with their bid's status; status any / active (still open) / closed, `last` = cursor",
+    tags: TAGS,
+    request: { path: offeringsUserPathSchema, body: myBidsBodySchema },
+    response: myBidsPageSchema,
+    owner: 'id',
+  }),
+};

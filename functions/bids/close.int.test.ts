@@ -1,0 +1,325 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTwinEnv } from '../../infra/local/test/twin-context';
+import {
+  call,
+  hasCognito,
+  logIn,
+  makeAdmin,
+  newUser,
+  type TestUser,
+} from '../accounts/testing/session';
+import { putFinishedItem } from '../items/testing/items';
+import { allCopies } from '../items/index';
+import type { AssignedTokens, AuctionView, MyBidsPage } from '../../shared/schemas/bids';
+import type { CardPayment, CheckoutSession, Order } from '../../shared/schemas/orders';
+import type { OfferingDetail } from '../../shared/schemas/offerings';
+import { offeringsDeps, runListingTask } from '../offerings/index';
+import { ordersDeps } from '../orders/index';
+import {
+  addCard,
+  enterCard,
+  expireBooking,
+  listApproved,
+  onboardSeller,
+  stripeState,
+  until,
+} from '../orders/testing/market';
+import { bidsDeps } from './bids.deps';
+import { runCloseStep, sweepAuctions } from './close';
+import type { BidsDeps } from './ports';
+
+/**
+ * The auction close on the twin (issue 13 §4): the close's task run at the lot's end (its clock
+ * injected: the lots end hours from now), winners charged off session on the Stripe twin, a winner
+ * whose bank asks for authentication paying on Stripe's Checkout page, a winner who never pays
+ * replaced by the substitute, a lot without bids returned to its seller, the close racing itself
+ * (the sweeper and the workflow) and a close cut short and run again.
+ */
+const RUN = `cl${Date.now().toString(36)}`;
+const HOUR = 3_600_000;
+let seller: TestUser;
+let payer: TestUser;
+let needsBank: TestUser;
+let second: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  useTwinEnv();
+  if (!hasCognito()) return;
+  [seller, payer, needsBank, second, admin] = await Promise.all([
+    newUser(RUN),
+    newUser(RUN),
+    newUser(RUN),
+    newUser(RUN),
+    newUser(RUN),
+  ]);
+  await makeAdmin(admin.id);
+  admin = { ...admin, ...(await logIn(admin)) };
+  await Promise.all([
+    onboardSeller(seller),
+    addCard(payer),
+    // Stripe's "always authenticate" card: off session the bank declines, asking for the buyer.
+    addCard(needsBank, '4000002760003184'),
+    addCard(second),
+  ]);
+}, 180_000);
+
+async function auction(copies: number): Promise<OfferingDetail> {
+  const item = await putFinishedItem({
+    creator: { id: seller.id, nick: seller.nick },
+    copies,
+    product_type: 'digital',
+    title: 'Closing lot',
+  });
+  return listApproved(seller, admin, item.id, {
+    type: 'auction',
+    copies,
+    price: 1_000,
+    multi_copy: copies > 1,
+    end_at: new Date(Date.now() + 3 * HOUR).toISOString(),
+  });
+}
+
+async function bid(user: TestUser, offeringId: string, bidprice: number, quantity = 1) {
+  const answer = await call<AuctionView>('POST', `/api/users/${user.id}/bid/create`, {
+    token: user.accessToken,
+    body: { offeringid: offeringId, bidprice, currency: 'EUR', quantity },
+  });
+  expect(answer.status).toBe(201);
+  return answer.json.data;
+}
+
+/** The lot's end (the lot is written by the publication's effects, a moment after it). */
+const endOf = async (offeringId: string) => {
+  const lot = await until(
+    () => bidsDeps().repo.getLot(offeringId),
+    (found) => found !== undefined,
+  );
+  return Date.parse(lot?.auction.end_at ?? '');
+};
+
+const orderOf = (user: TestUser, orderId: string) =>
+  call<Order>('POST', '/api/order/retrievebyid', {
+    token: user.accessToken,
+    body: { order_id: orderId },
+  });
+
+const tokensOf = async (user: TestUser, offeringId: string) =>
+  (
+    await call<AssignedTokens>('POST', `/api/users/${user.id}/offering/getassignedtokens`, {
+      token: user.accessToken,
+      body: { offeringid: offeringId },
+    })
+  ).json.data.tokens;
+
+const statusOf = async (user: TestUser, offeringId: string) =>
+  (
+    await call<AuctionView>('GET', `/api/users/${user.id}/bid/getbyofferingid/${offeringId}`, {
+      token: user.accessToken,
+    })
+  ).json.data.mine?.status;
+
+const offeringOf = async (offeringId: string) =>
+  (
+    await call<OfferingDetail>(
+      'POST',
+      `/api/users/${seller.id}/offering/getofferingbyid/${offeringId}`,
+      { token: seller.accessToken, body: {} },
+    )
+  ).json.data;
+
+/** Runs the close's task until it has nothing to do now (as the workflow does at `at`). */
+async function closeAt(deps: BidsDeps, offeringId: string, now: number) {
+  let step = await runCloseStep(deps, offeringId, new Date(now));
+  for (let round = 0; round < 5 && step.next === 'wait' && step.at !== null; round += 1) {
+    if (Date.parse(step.at) > now) break;
+    step = await runCloseStep(deps, offeringId, new Date(now));
+  }
+  return step;
+}
+
+describe('closing an auction', () => {
+  it('the winner whose bank asks for them pays on the Checkout page; the card charged once', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1);
+    await bid(second, offering.id, 1_000);
+    await bid(needsBank, offering.id, 1_500);
+    const end = await endOf(offering.id);
+
+    const step = await closeAt(bidsDeps(), offering.id, end + 1_000);
+    expect(step).toMatchObject({ next: 'wait' });
+    const lot = await bidsDeps().repo.getLot(offering.id);
+    expect(lot?.phase).toBe('closing');
+    const orderId = lot?.offers[0]?.order_id;
+    if (orderId === undefined || orderId === null) throw new Error('no order for the winner');
+    const order = (await orderOf(needsBank, orderId)).json.data;
+    expect(order).toMatchObject({
+      subScope: 'auction',
+      assignround: 'winner',
+      ordergroupid: offering.id,
+      status: 'payment_intent_created',
+      lineItems: [{ amount: 1_500, quantity: 1 }],
+    });
+    expect(await statusOf(needsBank, offering.id)).toBe('winner');
+    expect(await statusOf(second, offering.id)).toBe('notwinner');
+    expect((await offeringOf(offering.id)).auction_display).toBe('nobids');
+
+    const page = await call<CheckoutSession>('POST', '/api/payment-gateway/checkout/create', {
+      token: needsBank.accessToken,
+      body: { order_id: orderId },
+    });
+    expect(page.status).toBe(200);
+    await enterCard(page.json.data.url, '4242424242424242');
+    await until(
+      () => orderOf(needsBank, orderId),
+      (answer) => answer.json.data.status === 'fulfilled',
+    );
+    const tokens = await tokensOf(needsBank, offering.id);
+    expect(tokens).toMatchObject([{ assignround: 'winner', price: 1_500, paid: true }]);
+
+    const done = await closeAt(bidsDeps(), offering.id, end + 2 * 60_000);
+    expect(done.next).toBe('release');
+    expect(await statusOf(needsBank, offering.id)).toBe('winner');
+    expect(await offeringOf(offering.id)).toMatchObject({ status: 'sold', copies_left: 0 });
+    const closed = await call<MyBidsPage>(
+      'POST',
+      `/api/users/${needsBank.id}/offering/getmybettedofferings`,
+      { token: needsBank.accessToken, body: { status: 'closed' } },
+    );
+    expect(closed.json.data.items.map((entry) => [entry.offering.id, entry.bid.status])).toEqual([
+      [offering.id, 'winner'],
+    ]);
+  });
+
+  it('a winner who never pays: the copy goes to the substitute at their own bid, who pays', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1);
+    await bid(second, offering.id, 1_200);
+    await bid(needsBank, offering.id, 2_000);
+    const end = await endOf(offering.id);
+    await closeAt(bidsDeps(), offering.id, end + 1_000);
+    const winnerOrder = (await bidsDeps().repo.getLot(offering.id))?.offers[0]?.order_id;
+    if (winnerOrder === undefined || winnerOrder === null) throw new Error('no order');
+    const deadline = Date.parse(
+      (await orderOf(needsBank, winnerOrder)).json.data.booking_expires_at,
+    );
+    expect(deadline).toBe(end + 2_880 * 60_000);
+
+    // The deadline passes unpaid: the booking-expiry task ends the order, the copy is the lot's.
+    await expireBooking(ordersDeps(), winnerOrder, new Date(deadline + 1_000));
+    expect((await orderOf(needsBank, winnerOrder)).json.data.status).toBe('order_expired');
+    await closeAt(bidsDeps(), offering.id, deadline + 2 * 60_000);
+    const lot = await bidsDeps().repo.getLot(offering.id);
+    expect(lot?.offers.map((o) => [o.round, o.price, o.outcome])).toEqual([
+      [0, 2_000, 'lapsed'],
+      [1, 1_200, 'pending'],
+    ]);
+    expect(await statusOf(needsBank, offering.id)).toBe('expired');
+    expect(await statusOf(second, offering.id)).toBe('substitute');
+    const substituteOrder = lot?.offers[1]?.order_id ?? '';
+    expect((await tokensOf(second, offering.id))[0]).toMatchObject({
+      assignround: 'substitute',
+      paid: false,
+    });
+
+    const paid = await call<CardPayment>('POST', '/api/payment-gateway/create-payment-intent', {
+      token: second.accessToken,
+      body: { order_id: substituteOrder },
+    });
+    expect(paid.json.data.status).toBe('succeeded');
+    await until(
+      () => orderOf(second, substituteOrder),
+      (answer) => answer.json.data.status === 'fulfilled',
+    );
+    await closeAt(bidsDeps(), offering.id, deadline + 3 * 60_000);
+    expect(await statusOf(second, offering.id)).toBe('substitute_winner');
+    const copies = await allCopies(ordersDeps().items, offering.item.id);
+    expect(copies.map((copy) => copy.owner_id)).toEqual([second.id]);
+  });
+
+  it('no bids: the copies go back to the seller', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(2);
+    const end = await endOf(offering.id);
+    const step = await closeAt(bidsDeps(), offering.id, end + 1_000);
+    expect(step.next).toBe('release');
+    expect((await offeringOf(offering.id)).status).toBe('expired');
+    let next = 'release';
+    while (next === 'release') {
+      next =
+        (
+          await runListingTask(
+            offeringsDeps(),
+            { offeringId: offering.id, event: 'release' },
+            new Date(),
+          )
+        )?.next ?? 'done';
+    }
+    const copies = await allCopies(ordersDeps().items, offering.item.id);
+    expect(copies.map((copy) => [copy.owner_id, copy.status, copy.offering_id ?? null])).toEqual([
+      [seller.id, 'available', null],
+      [seller.id, 'available', null],
+    ]);
+  });
+
+  it('the close racing itself, and a close cut short and run again: each winner one order, one charge', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(2);
+    await bid(payer, offering.id, 1_000);
+    await bid(second, offering.id, 1_100);
+    const end = await endOf(offering.id);
+
+    // A crash after the first winner's order: the task fails and is run again.
+    const real = bidsDeps();
+    let made = 0;
+    const crashing: BidsDeps = {
+      ...real,
+      orders: {
+        ...real.orders,
+        async makeOffer(input, now) {
+          made += 1;
+          if (made === 2) throw new Error('the function was stopped');
+          return real.orders.makeOffer(input, now);
+        },
+      },
+    };
+    await expect(runCloseStep(crashing, offering.id, new Date(end + 1_000))).rejects.toThrow(
+      'stopped',
+    );
+    // The workflow's retry, the sweeper's execution and another retry, at once.
+    await Promise.all([
+      closeAt(bidsDeps(), offering.id, end + 2_000),
+      closeAt(bidsDeps(), offering.id, end + 2_000),
+      closeAt(bidsDeps(), offering.id, end + 3_000),
+    ]);
+    const lot = await bidsDeps().repo.getLot(offering.id);
+    const orderIds = (lot?.offers ?? []).map((offer) => offer.order_id);
+    expect(orderIds).toHaveLength(2);
+    expect(new Set(orderIds).size).toBe(2);
+    const buyers = await ordersDeps().repo.getMany(
+      orderIds.filter((id): id is string => id !== null),
+    );
+    expect(buyers.map((order) => order.buyer.id).sort()).toEqual([payer.id, second.id].sort());
+    await until(
+      () => ordersDeps().repo.getMany(orderIds.filter((id): id is string => id !== null)),
+      (orders) => orders.every((order) => order.status === 'fulfilled'),
+    );
+    // Stripe: one succeeded payment per order.
+    const stripe = await stripeState();
+    for (const orderId of orderIds) {
+      const intents = stripe.payments.filter(
+        (payment) => payment.transfer_group === orderId && payment.status === 'succeeded',
+      );
+      expect(intents).toHaveLength(1);
+    }
+    // Both winners paid at the close: one of the racing runs closed the lot.
+    const done = await closeAt(bidsDeps(), offering.id, end + 60_000);
+    expect(done.next).toBe('done');
+    expect((await bidsDeps().repo.getLot(offering.id))?.phase).toBe('closed');
+    expect(await offeringOf(offering.id)).toMatchObject({ status: 'sold', copies_left: 0 });
+    // The sweeper finds nothing left to resume.
+    expect((await sweepAuctions(bidsDeps(), new Date(end + 10 * 60_000))).resumed).not.toContain(
+      offering.id,
+    );
+  });
+});

@@ -1,0 +1,284 @@
+import {
+  bidExpiryOf,
+  canRetract,
+  ranked,
+  standingOf,
+  type AuctionState,
+  type Offer,
+} from '../../shared/auction';
+import type {
+  AuctionPhase,
+  AuctionView,
+  BidEntry,
+  BidStatus,
+  MyBid,
+  ReserveState,
+} from '../../shared/schemas/bids';
+import type { FIAT_CURRENCIES } from '../../shared/money';
+import type { PostalAddress } from '../../shared/schemas/orders';
+type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
+
+/**
+ * An auction's lot (issue 13): the record every bid, cancellation and closing step rewrites,
+ * conditioned on its version, and the answers built from it. The rules are shared/auction.ts; this
+ * file adds who bid with which card, the close's offers and the views.
+ */
+
+/** The saved card backing a bidder's bids (checked with Stripe on their first bid). */
+export interface CardRef {
+  id: string;
+  brand: string;
+  last4: string;
+}
+
+export interface BidderInfo {
+  /** The bidder's entry id in this lot (stable across rebids). */
+  bidid: string;
+  nick: string;
+  card: CardRef | null;
+  /** When they first bid (ISO). */
+  first_at: string;
+  /** When they last bid (ISO). */
+  last_at: string;
+  /** When they retracted their bid, or null. */
+  cancelled_at: string | null;
+  /** Where a delivered item goes if they win (spec 000 §5), or null. */
+  address: PostalAddress | null;
+}
+
+/** A copy offer made at the close (round 0: winners) or to a substitute, and how it ended. */
+export interface LotOffer extends Offer {
+  /** The order made for it (null until made). */
+  order_id: string | null;
+  /** Pay by (ISO): the bid expiry for winners, the same window again for substitutes. */
+  deadline: string;
+  outcome: 'pending' | 'paid' | 'lapsed';
+}
+
+export interface LotRecord {
+  offering_id: string;
+  item_id: string;
+  seller_id: string;
+  /** The item's creator (spec 000 §5: cannot bid on copies they sold). */
+  issuer_id: string;
+  currency: FiatCurrency;
+  start_at: string;
+  /** The end the seller set (soft close moves `auction.end_at`). */
+  scheduled_end_at: string;
+  /** Private offerings: who may bid besides the public (empty for public ones). */
+  access: 'public' | 'private';
+  invited_ids: string[];
+  /** What notifications show of the item. */
+  item_title: string;
+  item_image: string;
+  /** How the item reaches a winner, and where it is delivered (spec 000 §5: an address). */
+  delivery: 'delivery' | 'pickup' | 'none';
+  countries: string[];
+  phase: AuctionPhase;
+  auction: AuctionState;
+  bidders: Record<string, BidderInfo>;
+  /** Log lines written (bids and cancellations): the next line's index. */
+  log: number;
+  /** When the offering's copy of the counters was last refreshed (ISO), and with what count. */
+  synced_at: string | null;
+  synced_bids: number;
+  /** A change since the last refresh is not on the offering yet (the sweeper refreshes it). */
+  stale: boolean;
+  offers: LotOffer[];
+  /** Reminders sent (`24h`, `6h`, `10m`). */
+  reminders: string[];
+  closed_at: string | null;
+  /** When the close means to look again (ISO; the sweeper resumes a close that missed it). */
+  next_at: string | null;
+  version: number;
+}
+
+/** The offering facts a lot is opened from. */
+export interface LotSource {
+  id: string;
+  item_id: string;
+  seller_id: string;
+  issuer_id: string;
+  currency: FiatCurrency;
+  start_at: string;
+  end_at: string;
+  copies: number;
+  price: number;
+  reserve_price: number | null;
+  multi_copy: boolean;
+  access: 'public' | 'private';
+  invited_ids: string[];
+  item_title: string;
+  item_image: string;
+  delivery: 'delivery' | 'pickup' | 'none';
+  countries: string[];
+}
+
+export function newLot(source: LotSource, softCloseMs: number): LotRecord {
+  return {
+    offering_id: source.id,
+    item_id: source.item_id,
+    seller_id: source.seller_id,
+    issuer_id: source.issuer_id,
+    currency: source.currency,
+    start_at: source.start_at,
+    scheduled_end_at: source.end_at,
+    access: source.access,
+    invited_ids: source.invited_ids,
+    item_title: source.item_title,
+    item_image: source.item_image,
+    delivery: source.delivery,
+    countries: source.countries,
+    phase: 'open',
+    auction: {
+      copies: source.copies,
+      min_price: source.price,
+      reserve: source.reserve_price,
+      multi_copy: source.multi_copy,
+      soft_close_ms: softCloseMs,
+      end_at: source.end_at,
+      seq: 0,
+      book: [],
+    },
+    bidders: {},
+    log: 0,
+    synced_at: null,
+    synced_bids: 0,
+    stale: false,
+    offers: [],
+    reminders: [],
+    closed_at: null,
+    next_at: null,
+    version: 0,
+  };
+}
+
+function reserveState(auction: AuctionState): ReserveState {
+  if (auction.reserve === null) return 'none';
+  return auction.book.some(
+    (entry) => entry.max >= Math.max(auction.reserve ?? 0, auction.min_price),
+  )
+    ? 'met'
+    : 'not_met';
+}
+
+/** A bidder's status (spec 000 §4): live from the allocation while open, from the offers after. */
+export function statusOf(lot: LotRecord, bidderId: string): BidStatus | null {
+  const info = lot.bidders[bidderId];
+  if (info === undefined) return null;
+  const entry = lot.auction.book.find((candidate) => candidate.bidder_id === bidderId);
+  if (entry === undefined) return info.cancelled_at === null ? null : 'cancelled';
+  if (lot.phase === 'open') {
+    const held = standingOf(lot.auction).allocation.some((w) => w.bidder_id === bidderId);
+    return held ? 'active' : 'outbid';
+  }
+  const offers = lot.offers.filter((offer) => offer.bidder_id === bidderId);
+  if (offers.length === 0) return 'notwinner';
+  if (offers.some((offer) => offer.outcome === 'paid')) {
+    return offers.some((offer) => offer.outcome === 'paid' && offer.round === 0)
+      ? 'winner'
+      : 'substitute_winner';
+  }
+  if (offers.some((offer) => offer.outcome === 'pending')) {
+    return offers.some((offer) => offer.outcome === 'pending' && offer.round === 0)
+      ? 'winner'
+      : 'substitute';
+  }
+  return 'expired';
+}
+
+/** Copies a bidder holds now (open) or was given (closed: offers not lapsed). */
+function copiesOf(lot: LotRecord, bidderId: string): number {
+  if (lot.phase === 'open') {
+    return standingOf(lot.auction).allocation.find((w) => w.bidder_id === bidderId)?.copies ?? 0;
+  }
+  return lot.offers
+    .filter((offer) => offer.bidder_id === bidderId && offer.outcome !== 'lapsed')
+    .reduce((sum, offer) => sum + offer.copies, 0);
+}
+
+/** The bid list: standing bids in rank order, each with its visible amount and status. */
+export function bidListOf(lot: LotRecord): BidEntry[] {
+  const standing = standingOf(lot.auction);
+  const prices = new Map(standing.allocation.map((w) => [w.bidder_id, w.price]));
+  return ranked(lot.auction.book).map((entry) => {
+    const info = lot.bidders[entry.bidder_id];
+    return {
+      bidid: info?.bidid ?? entry.bidder_id,
+      nick: entry.bidder_nick,
+      // A winner's current price; anyone else was bid up to their maximum by the proxy.
+      amount: prices.get(entry.bidder_id) ?? entry.max,
+      quantity: entry.quantity,
+      copies: copiesOf(lot, entry.bidder_id),
+      status: statusOf(lot, entry.bidder_id) ?? 'active',
+      created_at: entry.placed_at,
+    };
+  });
+}
+
+export function myBidOf(lot: LotRecord, callerId: string, now: Date): MyBid | null {
+  const info = lot.bidders[callerId];
+  if (info === undefined) return null;
+  const entry = lot.auction.book.find((candidate) => candidate.bidder_id === callerId);
+  const status = statusOf(lot, callerId) ?? 'cancelled';
+  const standing = standingOf(lot.auction);
+  const winning = standing.allocation.find((w) => w.bidder_id === callerId);
+  const offer = [...lot.offers]
+    .reverse()
+    .find((candidate) => candidate.bidder_id === callerId && candidate.outcome !== 'lapsed');
+  const price = offer?.price ?? (lot.phase === 'open' ? (winning?.price ?? 0) : 0);
+  return {
+    bidid: info.bidid,
+    nick: info.nick,
+    amount: entry === undefined ? 0 : (winning?.price ?? entry.max),
+    quantity: entry?.quantity ?? 0,
+    copies: copiesOf(lot, callerId),
+    status,
+    created_at: info.last_at,
+    max: entry?.max ?? 0,
+    price,
+    card: info.card,
+    can_cancel: lot.phase === 'open' && entry !== undefined && canRetract(lot.auction, entry, now),
+    order_id: offer?.order_id ?? null,
+    pay_by: offer !== undefined && offer.outcome === 'pending' ? offer.deadline : null,
+  };
+}
+
+/** The lot as bid/getbyofferingid, bid/create and bid/cancel answer it. */
+export function viewOf(lot: LotRecord, callerId: string | null, now: Date): AuctionView {
+  const standing = standingOf(lot.auction);
+  return {
+    offeringid: lot.offering_id,
+    currency: lot.currency,
+    phase: lot.phase,
+    end_at: lot.auction.end_at,
+    scheduled_end_at: lot.scheduled_end_at,
+    soft_close_minutes: Math.round(lot.auction.soft_close_ms / 60_000),
+    expirationdatestamp: bidExpiryOf(lot.auction.end_at),
+    copies: lot.auction.copies,
+    multi_copy: lot.auction.multi_copy,
+    minimum: lot.auction.min_price,
+    minimBid: standing.min_next,
+    highestBid: standing.highest,
+    reserve: reserveState(lot.auction),
+    bids: lot.auction.book.length,
+    bidlist: bidListOf(lot),
+    mine: callerId === null ? null : myBidOf(lot, callerId, now),
+  };
+}
+
+/** Whether the lot's counters on the offering (cards, delisting) should be refreshed now. */
+export function syncDue(lot: LotRecord, now: Date, extended: boolean): boolean {
+  if (extended) return true;
+  if ((lot.synced_bids === 0) !== (lot.auction.book.length === 0)) return true;
+  if (lot.synced_at === null) return true;
+  return now.getTime() - Date.parse(lot.synced_at) >= AUCTION_SYNC_MS;
+}
+
+/** The offering's cards (market, lists) show an auction's counters at most this late. */
+export const AUCTION_SYNC_MS = 30_000;
+
+/** Everyone may bid on a public lot; a private one takes its invitees. */
+export function mayBid(lot: LotRecord, callerId: string): boolean {
+  return lot.access === 'public' || lot.invited_ids.includes(callerId);
+}

@@ -1,0 +1,512 @@
+import {
+  bidExpiryOf,
+  cancelBid as cancelRule,
+  placeBid as placeRule,
+  standingOf,
+  type BidOutcome,
+} from '../../shared/auction';
+import type { AuctionView } from '../../shared/schemas/bids';
+import type { PostalAddress } from '../../shared/schemas/orders';
+import type { SavedCard } from '../../shared/schemas/payments';
+import { topicOf } from '../../shared/realtime/messages';
+import { DomainError } from '../core/errors';
+import { logger } from '../core/logger';
+import { imageUrls } from '../items/index';
+import type { OfferingRecord } from '../offerings/index';
+import type { BidLogLine, BidderRecord } from './bids.repo';
+import { newLot, syncDue, viewOf, mayBid, type CardRef, type LotRecord } from './lot';
+import type { BidsDeps } from './ports';
+
+/**
+ * Bidding (issue 13 §1, §3): `POST users/{id}/bid/create` and `bid/cancel/{offeringid}`. A bid
+ * reads the lot, runs the rules (shared/auction.ts) and writes the new lot conditioned on the
+ * version it read, with the bid's log line and the bidder's entry, in one transaction. A lost
+ * race reads again and re-runs the rules, so bids on one lot are applied one at a time in a total
+ * order: none is lost, none is accepted below the threshold it meets, and the lot always equals
+ * its log replayed. What others see (the live channel, notifications, the offering's counters)
+ * follows the write.
+ */
+
+/** How long a bid keeps retrying a busy lot before answering 'Error sending bid'. */
+const BUSY_BUDGET_MS = 20_000;
+
+export interface BidInput {
+  callerId: string;
+  offeringId: string;
+  bidprice: number;
+  maxbid: number | null;
+  currency: string;
+  quantity: number;
+  payment_method: string | null;
+  postaladdress: PostalAddress | null;
+}
+
+function notFound(): DomainError {
+  return new DomainError('market.offering.errors.not_found', {
+    message: 'This offering could not be found.',
+  });
+}
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+/** Full jitter, growing with the attempt, capped (many bidders racing on one hot lot). */
+function backoff(attempt: number): Promise<void> {
+  const cap = Math.min(250, 4 * 2 ** Math.min(attempt, 6));
+  return sleep(Math.random() * cap);
+}
+
+/** The facts of an offering a lot is opened from (at publication, or lazily by a first bid). */
+export async function lotOfOffering(
+  deps: Pick<BidsDeps, 'imagesBaseUrl' | 'softCloseMs' | 'shippingOf'>,
+  offering: OfferingRecord,
+): Promise<LotRecord> {
+  const { imagesBaseUrl, softCloseMs } = deps;
+  const shipping = await deps.shippingOf(offering.item_id);
+  return newLot(
+    {
+      id: offering.id,
+      item_id: offering.item_id,
+      seller_id: offering.seller_id,
+      issuer_id: offering.item.issuer_id,
+      currency: offering.currency,
+      start_at: offering.start_at,
+      end_at: offering.end_at,
+      copies: offering.copies_left,
+      price: offering.price,
+      reserve_price: offering.reserve_price,
+      multi_copy: offering.multi_copy,
+      access: offering.access,
+      invited_ids: offering.invited.map((invitee) => invitee.id),
+      item_title: offering.item.title,
+      item_image: imageUrls(offering.item.image, imagesBaseUrl).thumb,
+      delivery: shipping.delivery,
+      countries: shipping.countries,
+    },
+    softCloseMs,
+  );
+}
+
+/**
+ * The lot of an auction, or one opened from the offering when none was written yet (version 0:
+ * the first write creates it). Refuses what is not an auction on the market.
+ */
+export async function loadLot(
+  deps: BidsDeps,
+  offeringId: string,
+): Promise<{ lot: LotRecord; expected: number }> {
+  const lot = await deps.repo.getLot(offeringId);
+  if (lot !== undefined) return { lot, expected: lot.version };
+  const offering = await deps.offerings.get(offeringId);
+  if (offering === undefined) throw notFound();
+  if (offering.type !== 'auction') {
+    throw new DomainError('market.bid.errors.not_auction', {
+      message: 'This offering is not an auction.',
+    });
+  }
+  if (offering.status !== 'validated' || offering.closing) {
+    throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
+  }
+  return { lot: await lotOfOffering(deps, offering), expected: 0 };
+}
+
+/** The end of a card's expiry month (UTC): it cannot be charged after. */
+function cardEnd(card: SavedCard): number {
+  return Date.UTC(card.exp_year, card.exp_month, 1);
+}
+
+/**
+ * The card backing the bid: the one named, else the bidder's card on this lot, else their default.
+ * It must be able to pay until the bid expires (the end + 2880 minutes).
+ */
+async function cardFor(
+  deps: BidsDeps,
+  lot: LotRecord,
+  callerId: string,
+  requested: string | null,
+  now: Date,
+): Promise<CardRef> {
+  const stored = lot.bidders[callerId]?.card ?? null;
+  if (stored !== null && (requested === null || requested === stored.id)) return stored;
+  const cards = await deps.cardsOf(callerId, now);
+  const usable = cards.filter((card) => !card.expired);
+  const card =
+    requested === null
+      ? (usable.find((entry) => entry.default) ?? usable[0] ?? cards[0])
+      : cards.find((entry) => entry.id === requested);
+  if (card === undefined) {
+    if (requested !== null) {
+      throw new DomainError('payments.errors.card_not_found', {
+        message: 'That card is not one of your saved cards.',
+        fields: { payment_method: 'payments.errors.card_not_found' },
+      });
+    }
+    throw new DomainError('market.bid.errors.no_card', {
+      message: 'Add a card to bid: the winning bid is charged to it when the auction ends.',
+    });
+  }
+  if (card.expired || cardEnd(card) < Date.parse(bidExpiryOf(lot.auction.end_at))) {
+    throw new DomainError('market.bid.errors.payments', {
+      message: 'Error creating payments for bids: the card expires before the bid.',
+      fields: { payment_method: 'market.bid.errors.payments' },
+    });
+  }
+  return { id: card.id, brand: card.brand, last4: card.last4 };
+}
+
+/** Spec 000 §5: a delivered item's auction order must have a postal address it is delivered to. */
+function addressFor(
+  lot: LotRecord,
+  callerId: string,
+  given: PostalAddress | null,
+): PostalAddress | null {
+  if (lot.delivery !== 'delivery') return null;
+  const address = given ?? lot.bidders[callerId]?.address ?? null;
+  if (address === null) {
+    throw new DomainError('market.buy.errors.address_required', {
+      message: 'A delivery address is required for this item.',
+      fields: { postaladdress: 'market.buy.errors.address_required' },
+    });
+  }
+  if (!lot.countries.includes(address.country)) {
+    throw new DomainError('market.buy.errors.country', {
+      message: `This item is not delivered to ${address.country}.`,
+      fields: { 'postaladdress.country': 'market.buy.errors.country' },
+    });
+  }
+  return address;
+}
+
+function checkBidder(lot: LotRecord, callerId: string): void {
+  if (!mayBid(lot, callerId) && lot.seller_id !== callerId) throw notFound();
+  if (lot.seller_id === callerId) {
+    throw new DomainError('market.bid.errors.own_offering', {
+      message: 'You cannot bid on your own offering.',
+    });
+  }
+  // Spec 000 §5: the creator cannot bid on copies they sold.
+  if (lot.issuer_id === callerId) {
+    throw new DomainError('market.bid.errors.creator', {
+      message: 'You cannot bid on copies of an item you created and sold.',
+    });
+  }
+  if (lot.phase !== 'open') {
+    throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
+  }
+}
+
+/** A refused bid as its error; a bid beaten by someone else's is 'another user bid the same or higher'. */
+function refusal(
+  lot: LotRecord,
+  callerId: string,
+  amount: number,
+  outcome: BidOutcome,
+): DomainError {
+  if (outcome.ok) throw new Error('not a refusal');
+  const details = { minimBid: outcome.min_next };
+  const field = (code: string) => ({ bidprice: code });
+  if (outcome.code === 'market.bid.errors.too_low' && amount >= lot.auction.min_price) {
+    const others = standingOf(lot.auction).allocation.some((w) => w.bidder_id !== callerId);
+    if (others) {
+      return new DomainError('market.bid.errors.beaten', {
+        message: 'Another user bid the same or higher.',
+        details,
+        fields: field('market.bid.errors.beaten'),
+      });
+    }
+  }
+  const fields: Record<string, Record<string, string>> = {
+    'market.bid.errors.quantity': { quantity: outcome.code },
+    'market.bid.errors.one_copy': { quantity: outcome.code },
+    'market.bid.errors.rebid_quantity': { quantity: outcome.code },
+    'market.bid.errors.max_below_amount': { maxbid: outcome.code },
+  };
+  return new DomainError(outcome.code, {
+    message: `The bid was refused (${outcome.code}).`,
+    details,
+    fields: fields[outcome.code] ?? field(outcome.code),
+  });
+}
+
+function busy(): DomainError {
+  return new DomainError('market.bid.errors.generic', {
+    message: 'Error sending bid, please try again',
+  });
+}
+
+export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Promise<AuctionView> {
+  const started = Date.now();
+  let card: CardRef | null = null;
+  for (let attempt = 0; ; attempt += 1) {
+    const { lot, expected } = await loadLot(deps, input.offeringId);
+    checkBidder(lot, input.callerId);
+    if (input.currency !== lot.currency) {
+      throw new DomainError('market.bid.errors.currency', {
+        message: `Bids on this auction are in ${lot.currency}.`,
+        fields: { currency: 'market.bid.errors.currency' },
+      });
+    }
+    const info = lot.bidders[input.callerId];
+    const nick = info?.nick ?? (await deps.nickOf(input.callerId)) ?? '';
+    const outcome = placeRule(
+      lot.auction,
+      {
+        bidder_id: input.callerId,
+        bidder_nick: nick,
+        amount: input.bidprice,
+        max: input.maxbid,
+        quantity: input.quantity,
+      },
+      now,
+      lot.start_at,
+    );
+    if (!outcome.ok) throw refusal(lot, input.callerId, input.bidprice, outcome);
+    const address = addressFor(lot, input.callerId, input.postaladdress);
+    card ??= await cardFor(deps, lot, input.callerId, input.payment_method, now);
+    const at = now.toISOString();
+    const next: LotRecord = {
+      ...lot,
+      auction: outcome.state,
+      bidders: {
+        ...lot.bidders,
+        [input.callerId]: {
+          bidid: info?.bidid ?? `${lot.offering_id}-${outcome.seq}`,
+          nick,
+          card,
+          first_at: info?.first_at ?? at,
+          last_at: at,
+          cancelled_at: null,
+          address,
+        },
+      },
+      log: lot.log + 1,
+      version: expected + 1,
+    };
+    const sync = syncDue(next, now, outcome.extended);
+    Object.assign(
+      next,
+      sync
+        ? { synced_at: at, synced_bids: next.auction.book.length, stale: false }
+        : { stale: true },
+    );
+    const line: BidLogLine = {
+      index: lot.log,
+      kind: 'bid',
+      bidder_id: input.callerId,
+      nick,
+      amount: input.bidprice,
+      max: input.maxbid ?? input.bidprice,
+      quantity: input.quantity,
+      seq: outcome.seq,
+      at,
+    };
+    const bidder: BidderRecord = {
+      offering_id: lot.offering_id,
+      bidder_id: input.callerId,
+      group: 'active',
+      status: null,
+      last_at: at,
+    };
+    if (await deps.repo.commit(next, expected, [line], [bidder])) {
+      await afterChange(deps, next, { outcome, sync, bidderId: input.callerId, line }, now);
+      return viewOf(next, input.callerId, now);
+    }
+    if (Date.now() - started > BUSY_BUDGET_MS) throw busy();
+    await backoff(attempt);
+  }
+}
+
+export async function cancelBid(
+  deps: BidsDeps,
+  input: { callerId: string; offeringId: string },
+  now: Date,
+): Promise<AuctionView> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt += 1) {
+    const { lot, expected } = await loadLot(deps, input.offeringId);
+    if (!mayBid(lot, input.callerId) && lot.seller_id !== input.callerId) throw notFound();
+    if (lot.phase !== 'open') {
+      throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
+    }
+    const outcome = cancelRule(lot.auction, input.callerId, now);
+    if (!outcome.ok) {
+      throw new DomainError(outcome.code, {
+        message: `The cancellation was refused (${outcome.code}).`,
+        details: { minimBid: outcome.min_next },
+      });
+    }
+    const at = now.toISOString();
+    const info = lot.bidders[input.callerId];
+    if (info === undefined) throw new Error('a bid without its bidder');
+    const entry = lot.auction.book.find((candidate) => candidate.bidder_id === input.callerId);
+    const next: LotRecord = {
+      ...lot,
+      auction: outcome.state,
+      bidders: { ...lot.bidders, [input.callerId]: { ...info, cancelled_at: at } },
+      log: lot.log + 1,
+      version: expected + 1,
+    };
+    const sync = syncDue(next, now, outcome.extended);
+    Object.assign(
+      next,
+      sync
+        ? { synced_at: at, synced_bids: next.auction.book.length, stale: false }
+        : { stale: true },
+    );
+    const line: BidLogLine = {
+      index: lot.log,
+      kind: 'cancel',
+      bidder_id: input.callerId,
+      nick: info.nick,
+      amount: entry?.amount ?? 0,
+      max: entry?.max ?? 0,
+      quantity: entry?.quantity ?? 0,
+      seq: outcome.seq,
+      at,
+    };
+    const bidder: BidderRecord = {
+      offering_id: lot.offering_id,
+      bidder_id: input.callerId,
+      group: 'active',
+      status: 'cancelled',
+      last_at: at,
+    };
+    if (await deps.repo.commit(next, expected, [line], [bidder])) {
+      await afterChange(deps, next, { outcome, sync, bidderId: input.callerId, line }, now);
+      return viewOf(next, input.callerId, now);
+    }
+    if (Date.now() - started > BUSY_BUDGET_MS) throw busy();
+    await backoff(attempt);
+  }
+}
+
+/**
+ * What follows an accepted bid or cancellation: the watchers' live events, the bidder's answer on
+ * their channel, the outbid bidders and the seller told, and the offering's counters refreshed
+ * when due. The bid is accepted already: a failure here is logged, never answered.
+ */
+async function afterChange(
+  deps: BidsDeps,
+  lot: LotRecord,
+  change: {
+    outcome: Extract<BidOutcome, { ok: true }>;
+    sync: boolean;
+    bidderId: string;
+    line: BidLogLine;
+  },
+  now: Date,
+): Promise<void> {
+  const { outcome, line } = change;
+  const standing = outcome.standing;
+  const topic = topicOf('offering', lot.offering_id);
+  const payload = {
+    itemName: lot.item_title,
+    itemmarket: lot.item_id,
+    offeringId: lot.offering_id,
+    tokenImage: lot.item_image,
+  };
+  const steps: (() => Promise<unknown>)[] = [];
+  if (line.kind === 'bid') {
+    const visible =
+      standing.allocation.find((w) => w.bidder_id === change.bidderId)?.price ?? line.max;
+    steps.push(() =>
+      deps.publishTopic(topic, {
+        type: 'bid.new',
+        offeringId: lot.offering_id,
+        amount: visible,
+        quantity: line.quantity,
+        minimBid: standing.min_next,
+        highestBid: standing.highest,
+        nick: line.nick,
+        bids: lot.auction.book.length,
+        end_at: lot.auction.end_at,
+      }),
+    );
+    steps.push(() =>
+      deps.notify({
+        to: lot.seller_id,
+        activity: 'market_bidcreated',
+        eventKey: `bid:${lot.offering_id}:${line.index}`,
+        sourceid: change.bidderId,
+        payload: {
+          ...payload,
+          sourcenick: line.nick,
+          amount: { amount: visible * line.quantity, currency: lot.currency },
+        },
+      }),
+    );
+  } else {
+    steps.push(() =>
+      deps.publishTopic(topic, {
+        type: 'offering.stats',
+        offeringId: lot.offering_id,
+        bids: lot.auction.book.length,
+        highestBid: standing.highest,
+        minimBid: standing.min_next,
+        end_at: lot.auction.end_at,
+      }),
+    );
+  }
+  if (outcome.extended) {
+    steps.push(() =>
+      deps.publishTopic(topic, {
+        type: 'auction.extended',
+        offeringId: lot.offering_id,
+        end_at: lot.auction.end_at,
+      }),
+    );
+  }
+  const held = standing.allocation.some((w) => w.bidder_id === change.bidderId);
+  steps.push(() =>
+    deps.publish(change.bidderId, {
+      type: 'bid.response',
+      offeringId: lot.offering_id,
+      status: line.kind === 'cancel' ? 'cancelled' : held ? 'active' : 'outbid',
+      minimBid: standing.min_next,
+    }),
+  );
+  for (const userId of outcome.outbid) {
+    if (userId === change.bidderId) continue;
+    steps.push(() =>
+      deps.publish(userId, {
+        type: 'bid.outbid',
+        offeringId: lot.offering_id,
+        minimBid: standing.min_next,
+      }),
+    );
+    steps.push(() =>
+      deps.notify({
+        to: userId,
+        activity: 'market_outbid',
+        eventKey: `outbid:${lot.offering_id}:${line.index}:${userId}`,
+        sourceid: change.bidderId,
+        payload: { ...payload, amount: { amount: standing.min_next, currency: lot.currency } },
+      }),
+    );
+  }
+  if (change.sync) {
+    steps.push(() =>
+      deps.offerings.apply(
+        lot.offering_id,
+        {
+          type: 'bids',
+          bids: lot.auction.book.length,
+          highest_bid: standing.highest,
+          end_at: lot.auction.end_at,
+        },
+        now,
+      ),
+    );
+  }
+  const results = await Promise.allSettled(steps.map((step) => step()));
+  for (const result of results) {
+    if (result.status === 'rejected') {
+      logger.error('an accepted bid: a follow-up failed', {
+        offeringId: lot.offering_id,
+        error: result.reason as Error,
+      });
+    }
+  }
+}

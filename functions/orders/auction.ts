@@ -1,0 +1,246 @@
+import { createHash, randomInt } from 'node:crypto';
+import { DomainError } from '../core/errors';
+import { newOrderId } from '../core/ids';
+import type { PostalAddress } from '../../shared/schemas/orders';
+import { allCopies, bookableCopies, bookCopyUpdate, type CopyRecord } from '../items/index';
+import { applyOrderEvent, recordPayment } from './apply';
+import type { OrderRecord } from './orders';
+import { newOrderRecord } from './booking';
+import type { OrdersDeps } from './ports';
+
+/**
+ * Auction orders (issue 13 §4): the close makes one order per offer (a winner's copies at their
+ * price, or a substitute's at their own bid), books the copies until the offer's deadline and, for
+ * a winner, charges the card that backed the bid off session. A winner whose card needs them
+ * (authentication, a decline) and every substitute pay on the order page before the deadline;
+ * the booking-expiry workflow ends an unpaid order then, which hands the copies back to the lot.
+ * Every step is idempotent per (offering, bidder, round): the close and the sweeper may race.
+ */
+
+export interface AuctionOfferInput {
+  offeringId: string;
+  buyerId: string;
+  quantity: number;
+  /** Per copy, minor units. */
+  unitPrice: number;
+  /** Pay by (ISO). */
+  deadline: string;
+  /** 0: a winner (charged at once), 1…: a substitute (offered). */
+  round: number;
+  /** The card that backed the bid. */
+  paymentMethod: string | null;
+  postaladdress: PostalAddress | null;
+}
+
+/** Where an auction order stands for its lot. */
+export type OfferState = 'pending' | 'paid' | 'lapsed';
+
+export function offerStateOf(record: OrderRecord): OfferState {
+  switch (record.status) {
+    case 'paid':
+    case 'fulfilled':
+    case 'checkout_complete':
+      return 'paid';
+    case 'cancelled':
+    case 'payment_expired':
+    case 'order_expired':
+      return 'lapsed';
+    default:
+      return 'pending';
+  }
+}
+
+function keyOf(input: AuctionOfferInput): string {
+  return `auction-${input.offeringId}-r${input.round}`;
+}
+
+function fingerprintOf(input: AuctionOfferInput): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ offering: input.offeringId, round: input.round, q: input.quantity }))
+    .digest('hex');
+}
+
+function pick(copies: readonly CopyRecord[], count: number): CopyRecord[] {
+  const pool = [...copies];
+  for (let index = pool.length - 1; index > 0; index -= 1) {
+    const other = randomInt(index + 1);
+    [pool[index], pool[other]] = [pool[other] as CopyRecord, pool[index] as CopyRecord];
+  }
+  return pool.slice(0, count);
+}
+
+/**
+ * Makes (or finds) the order of an offer and, for a winner, charges their card once. Answers the
+ * order's id and where it stands.
+ */
+export async function orderAuctionOffer(
+  deps: OrdersDeps,
+  input: AuctionOfferInput,
+  now: Date,
+): Promise<{ orderId: string; state: OfferState }> {
+  const key = keyOf(input);
+  const existing = await deps.repo.getReplay(input.buyerId, key);
+  let record: OrderRecord | undefined =
+    existing === undefined ? undefined : await deps.repo.get(existing.orderId);
+  if (record === undefined) record = await bookOffer(deps, input, key, now);
+  const unpaid = record.status === 'accepted' || record.status === 'payment_intent_created';
+  if (
+    input.round === 0 &&
+    unpaid &&
+    record.payments.length === 0 &&
+    record.payment_error === null
+  ) {
+    record = await chargeWinner(deps, record, input.paymentMethod, now);
+  }
+  return { orderId: record.id, state: offerStateOf(record) };
+}
+
+async function bookOffer(
+  deps: OrdersDeps,
+  input: AuctionOfferInput,
+  key: string,
+  now: Date,
+): Promise<OrderRecord> {
+  const [buyer, offering] = await Promise.all([
+    deps.partyOf(input.buyerId),
+    deps.offerings.get(input.offeringId),
+  ]);
+  if (buyer === undefined || offering === undefined) {
+    throw new Error(`auction offer of ${input.offeringId} to ${input.buyerId}: missing party`);
+  }
+  const item = await deps.items.getItem(offering.item_id);
+  if (item === undefined) throw new Error(`auction ${offering.id}: its item is gone`);
+  const fingerprint = fingerprintOf(input);
+  const orderId = newOrderId(now);
+  const base = newOrderRecord({
+    orderId,
+    offering,
+    item,
+    buyer,
+    quantity: input.quantity,
+    unitPrice: input.unitPrice,
+    unitDeposit: null,
+    subScope: 'auction',
+    assignround: input.round === 0 ? 'winner' : 'substitute',
+    expiresAt: input.deadline,
+    postaladdress: input.postaladdress,
+    idempotencyKey: key,
+    fingerprint,
+    now,
+  });
+  const replayed = async () => {
+    const replay = await deps.repo.getReplay(input.buyerId, key);
+    return replay === undefined ? undefined : deps.repo.get(replay.orderId);
+  };
+  for (let attempt = 0; attempt < 6; attempt += 1) {
+    // Another run of the close (the sweeper's, a retry) may have booked this offer meanwhile.
+    const found = attempt === 0 ? undefined : await replayed();
+    if (found !== undefined) return found;
+    const free = bookableCopies(await allCopies(deps.items, offering.item_id), offering.id, now);
+    if (free.length < input.quantity) break;
+    const chosen = pick(free, input.quantity);
+    const record: OrderRecord = {
+      ...base,
+      serials: chosen.map((copy) => copy.serial).sort((a, b) => a - b),
+    };
+    const outcome = await deps.repo.book(
+      record,
+      chosen.map((copy) => ({
+        Update: bookCopyUpdate(deps.repo.tableName, {
+          itemId: copy.item_id,
+          serial: copy.serial,
+          offeringId: offering.id,
+          orderId,
+          until: input.deadline,
+          now: now.toISOString(),
+        }),
+      })),
+      { key, fingerprint, ttl: Math.floor(Date.parse(input.deadline) / 1000) },
+    );
+    if (outcome === 'booked') {
+      await deps.startBookingExpiry(orderId, input.deadline);
+      return record;
+    }
+  }
+  const found = await replayed();
+  if (found !== undefined) return found;
+  // The lot holds exactly the copies it offers: none free means another offer holds them still.
+  throw new DomainError('market.buy.errors.booked', {
+    message: `Not enough free copies of ${offering.id} for the auction offer.`,
+  });
+}
+
+/** A winner's card charged off session; a failure leaves the order to be paid on its page. */
+async function chargeWinner(
+  deps: OrdersDeps,
+  record: OrderRecord,
+  paymentMethod: string | null,
+  now: Date,
+): Promise<OrderRecord> {
+  await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, {
+    strict: false,
+    known: record,
+  });
+  const facts = await deps.payments
+    .chargeSavedCard(
+      {
+        orderId: record.id,
+        userId: record.buyer.id,
+        kind: 'full',
+        name: record.item.title,
+        currency: record.currency,
+        unitAmount: record.unit_price,
+        quantity: record.quantity,
+      },
+      {
+        paymentMethod: paymentMethod ?? undefined,
+        offSession: true,
+        returnPath: `/account/orders/${record.id}`,
+        idempotencyKey: `auction:${record.id}`,
+      },
+      now,
+    )
+    .catch((error: unknown) => {
+      // The card was removed since the bid: the winner pays on the order page.
+      if (error instanceof DomainError) return null;
+      throw error;
+    });
+  if (facts === null) {
+    await applyOrderEvent(
+      deps,
+      record.id,
+      { type: 'payment_failed', code: 'checkout.errors.no_card' },
+      now,
+      { strict: false },
+    );
+  } else {
+    await recordPayment(deps, record.id, 'full', facts, now);
+  }
+  return (await deps.repo.get(record.id)) ?? record;
+}
+
+/** The copies of auction orders (getassignedtokens): which serials, paid or due by when. */
+export async function auctionOrderCopies(
+  deps: Pick<OrdersDeps, 'repo'>,
+  orderIds: readonly string[],
+): Promise<
+  { order_id: string; item_id: string; serials: number[]; state: OfferState; pay_by: string }[]
+> {
+  const records = await deps.repo.getMany(orderIds);
+  return records.map((record) => ({
+    order_id: record.id,
+    item_id: record.item.id,
+    serials: record.serials,
+    state: offerStateOf(record),
+    pay_by: record.booking_expires_at,
+  }));
+}
+
+/** Where each auction order stands (the close reads them every round). */
+export async function auctionOfferStates(
+  deps: Pick<OrdersDeps, 'repo'>,
+  orderIds: readonly string[],
+): Promise<Record<string, OfferState>> {
+  const records = await deps.repo.getMany(orderIds);
+  return Object.fromEntries(records.map((record) => [record.id, offerStateOf(record)]));
+}
