@@ -48,6 +48,7 @@ export function bidsDeps(): BidsDeps {
         return applied.applied;
       },
       favoriters: (offeringId) => offerings.favoritersOf(offeringId),
+      isInvited: (offeringId, userId) => offerings.isInvited(offeringId, userId),
       cards: (offeringIds, now) =>
         getOfferingCards({ repo: offerings, imagesBaseUrl: env.imagesBaseUrl }, offeringIds, now),
     },

@@ -178,6 +178,23 @@ describe('bidding through the gateway', () => {
     expect(detail.json.data).toMatchObject({ bids: 1, highest_bid: 2_000, can_delist: false });
   });
 
+  it('a private auction: only invitees bid and see it, also those invited after it opened', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1, { access: 'private', invited: [] });
+    const invite = await call(
+      'POST',
+      `/api/users/${seller.id}/offering/add-invitations/${offering.id}`,
+      { token: seller.accessToken, body: { invitedIds: [alice.nick] } },
+    );
+    expect(invite.status).toBe(200);
+    expect((await bid(alice, offering.id, { bidprice: 1_000 })).status).toBe(201);
+    const stranger = await bid(bob, offering.id, { bidprice: 2_000 });
+    expect(stranger.status).toBe(404);
+    expect(stranger.json.error.code).toBe('market.offering.errors.not_found');
+    expect((await lotOf(offering.id)).status).toBe(404);
+    expect((await lotOf(offering.id, seller)).json.data.bids).toBe(1);
+  });
+
   it('an auction without bids can be delisted; a bid after that is refused', async (context) => {
     if (!hasCognito()) return context.skip();
     const offering = await auction(1);

@@ -12,6 +12,7 @@ import { putFinishedItem } from '../items/testing/items';
 import { allCopies } from '../items/index';
 import type { AssignedTokens, AuctionView, MyBidsPage } from '../../shared/schemas/bids';
 import type { CardPayment, CheckoutSession, Order } from '../../shared/schemas/orders';
+import type { NotificationPage } from '../../shared/schemas/notifications';
 import type { OfferingDetail } from '../../shared/schemas/offerings';
 import { offeringsDeps, runListingTask } from '../offerings/index';
 import { ordersDeps } from '../orders/index';
@@ -64,7 +65,7 @@ beforeAll(async () => {
   ]);
 }, 180_000);
 
-async function auction(copies: number): Promise<OfferingDetail> {
+async function auction(copies: number, endsIn = 3 * HOUR): Promise<OfferingDetail> {
   const item = await putFinishedItem({
     creator: { id: seller.id, nick: seller.nick },
     copies,
@@ -76,7 +77,7 @@ async function auction(copies: number): Promise<OfferingDetail> {
     copies,
     price: 1_000,
     multi_copy: copies > 1,
-    end_at: new Date(Date.now() + 3 * HOUR).toISOString(),
+    end_at: new Date(Date.now() + endsIn).toISOString(),
   });
 }
 
@@ -235,6 +236,36 @@ describe('closing an auction', () => {
     expect(await statusOf(second, offering.id)).toBe('substitute_winner');
     const copies = await allCopies(ordersDeps().items, offering.item.id);
     expect(copies.map((copy) => copy.owner_id)).toEqual([second.id]);
+  });
+
+  it('the end reminders: 24 h, 6 h and 10 min before, to bidders and favouriters, once each', async (context) => {
+    if (!hasCognito()) return context.skip();
+    // Ending in 30 hours: the lot's own workflow has no reminder due yet when it starts.
+    const offering = await auction(1, 30 * HOUR);
+    await bid(payer, offering.id, 1_000);
+    const favourite = await call('PUT', `/api/users/${second.id}/favorites/${offering.id}`, {
+      token: second.accessToken,
+    });
+    expect(favourite.status).toBeLessThan(300);
+    const end = await endOf(offering.id);
+    for (const before of [24 * HOUR, 24 * HOUR, 6 * HOUR - 1_000, 10 * 60_000]) {
+      const step = await runCloseStep(bidsDeps(), offering.id, new Date(end - before));
+      expect(step.next).toBe('wait');
+    }
+    const endings = async (user: TestUser) =>
+      (
+        await call<NotificationPage>('GET', `/api/notifications/${user.id}`, {
+          token: user.accessToken,
+        })
+      ).json.data.notifications.filter(
+        (notification) =>
+          notification.activity === 'market_auctionending' &&
+          notification.payload.offeringId === offering.id,
+      );
+    expect(await endings(payer)).toHaveLength(3);
+    expect(await endings(second)).toHaveLength(3);
+    expect(await endings(seller)).toHaveLength(0);
+    expect((await bidsDeps().repo.getLot(offering.id))?.reminders).toEqual(['24h', '6h', '10m']);
   });
 
   it('no bids: the copies go back to the seller', async (context) => {

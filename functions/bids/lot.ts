@@ -278,7 +278,17 @@ export function syncDue(lot: LotRecord, now: Date, extended: boolean): boolean {
 /** The offering's cards (market, lists) show an auction's counters at most this late. */
 export const AUCTION_SYNC_MS = 30_000;
 
-/** Everyone may bid on a public lot; a private one takes its invitees. */
-export function mayBid(lot: LotRecord, callerId: string): boolean {
-  return lot.access === 'public' || lot.invited_ids.includes(callerId);
+/**
+ * Everyone may see and bid on a public lot; a private one its seller and invitees (those invited
+ * when it opened are on the lot; later invitations are the offering's: `isInvited`).
+ */
+export async function mayBid(
+  lot: LotRecord,
+  callerId: string | null,
+  isInvited: (offeringId: string, userId: string) => Promise<boolean>,
+): Promise<boolean> {
+  if (lot.access === 'public') return true;
+  if (callerId === null) return false;
+  if (callerId === lot.seller_id || lot.invited_ids.includes(callerId)) return true;
+  return isInvited(lot.offering_id, callerId);
 }

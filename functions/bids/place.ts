@@ -179,8 +179,8 @@ function addressFor(
   return address;
 }
 
-function checkBidder(lot: LotRecord, callerId: string): void {
-  if (!mayBid(lot, callerId) && lot.seller_id !== callerId) throw notFound();
+async function checkBidder(deps: BidsDeps, lot: LotRecord, callerId: string): Promise<void> {
+  if (!(await mayBid(lot, callerId, deps.offerings.isInvited))) throw notFound();
   if (lot.seller_id === callerId) {
     throw new DomainError('market.bid.errors.own_offering', {
       message: 'You cannot bid on your own offering.',
@@ -241,7 +241,7 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
   let card: CardRef | null = null;
   for (let attempt = 0; ; attempt += 1) {
     const { lot, expected } = await loadLot(deps, input.offeringId);
-    checkBidder(lot, input.callerId);
+    await checkBidder(deps, lot, input.callerId);
     if (input.currency !== lot.currency) {
       throw new DomainError('market.bid.errors.currency', {
         message: `Bids on this auction are in ${lot.currency}.`,
@@ -326,7 +326,7 @@ export async function cancelBid(
   const started = Date.now();
   for (let attempt = 0; ; attempt += 1) {
     const { lot, expected } = await loadLot(deps, input.offeringId);
-    if (!mayBid(lot, input.callerId) && lot.seller_id !== input.callerId) throw notFound();
+    if (!(await mayBid(lot, input.callerId, deps.offerings.isInvited))) throw notFound();
     if (lot.phase !== 'open') {
       throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
     }

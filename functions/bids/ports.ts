@@ -18,6 +18,8 @@ export interface BidsDeps {
     apply(offeringId: string, event: ListingEvent, now: Date): Promise<boolean>;
     /** The offerings' cards as the market shows them (My Bids). */
     cards(offeringIds: readonly string[], now: Date): Promise<OfferingCard[]>;
+    /** A private offering's invitation (add-invitations may come after the lot opened). */
+    isInvited(offeringId: string, userId: string): Promise<boolean>;
     /** Users who favourited the offering (the end reminders). */
     favoriters(offeringId: string): Promise<string[]>;
   };

@@ -22,10 +22,7 @@ export async function getBidsByOffering(
 ): Promise<AuctionView> {
   const { lot } = await loadLotForView(deps, input.offeringId);
   const caller = input.callerId;
-  if (
-    lot.access === 'private' &&
-    (caller === null || (!mayBid(lot, caller) && caller !== lot.seller_id))
-  ) {
+  if (!(await mayBid(lot, caller, deps.offerings.isInvited))) {
     throw new DomainError('market.offering.errors.not_found', {
       message: 'This offering could not be found.',
     });
