@@ -77,6 +77,12 @@ export const workflowTasks: Readonly<Record<string, WorkflowTask>> = {
   // auction-close: an auction's reminders and close (issue 13): winners' orders made and their
   // saved cards charged off session, substitutes offered, the rest returned. It books copies (the
   // offers' booking-expiry timers), charges, notifies and publishes to the offering's watchers.
+  // bid-events: what follows an accepted bid or cancellation (the watchers' live events, the
+  // outbid bidders and the seller told, the offering's counters), after the bidder has the answer.
+  bidEvents: {
+    handler: 'bids/handlers/bid-events',
+    notify: true,
+  },
   auctionStep: {
     handler: 'bids/handlers/auction-step',
     notify: true,

@@ -35,6 +35,7 @@ export const bidsRoutes = {
     response: auctionViewSchema,
     status: 201,
     owner: 'id',
+    workflows: ['bid-events'],
   }),
   cancelBid: route({
     method: 'POST',
@@ -50,6 +51,7 @@ export const bidsRoutes = {
     request: { path: bidOfferingPathSchema },
     response: auctionViewSchema,
     owner: 'id',
+    workflows: ['bid-events'],
   }),
   getBids: route({
     method: 'GET',

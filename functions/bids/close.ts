@@ -221,6 +221,7 @@ export async function refreshCounters(
       offeringId,
       {
         type: 'bids',
+        index: lot.log - 1,
         bids: lot.auction.book.length,
         highest_bid: standingOf(lot.auction).highest,
         end_at: lot.auction.end_at,

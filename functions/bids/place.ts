@@ -8,13 +8,12 @@ import {
 import type { AuctionView } from '../../shared/schemas/bids';
 import type { PostalAddress } from '../../shared/schemas/orders';
 import type { SavedCard } from '../../shared/schemas/payments';
-import { topicOf } from '../../shared/realtime/messages';
 import { DomainError } from '../core/errors';
-import { logger } from '../core/logger';
 import { imageUrls } from '../items/index';
 import type { OfferingRecord } from '../offerings/index';
 import type { BidLogLine, BidderRecord } from './bids.repo';
 import { newLot, syncDue, viewOf, mayBid, type CardRef, type LotRecord } from './lot';
+import { followUp, followUpOf } from './follow-up';
 import type { BidsDeps } from './ports';
 
 /**
@@ -310,7 +309,7 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
       last_at: at,
     };
     if (await deps.repo.commit(next, expected, [line], [bidder])) {
-      await afterChange(deps, next, { outcome, sync, bidderId: input.callerId, line }, now);
+      await followUp(deps, followUpOf(next, { outcome, sync, bidderId: input.callerId, line }));
       return viewOf(next, input.callerId, now);
     }
     if (Date.now() - started > BUSY_BUDGET_MS) throw busy();
@@ -374,139 +373,10 @@ export async function cancelBid(
       last_at: at,
     };
     if (await deps.repo.commit(next, expected, [line], [bidder])) {
-      await afterChange(deps, next, { outcome, sync, bidderId: input.callerId, line }, now);
+      await followUp(deps, followUpOf(next, { outcome, sync, bidderId: input.callerId, line }));
       return viewOf(next, input.callerId, now);
     }
     if (Date.now() - started > BUSY_BUDGET_MS) throw busy();
     await backoff(attempt);
-  }
-}
-
-/**
- * What follows an accepted bid or cancellation: the watchers' live events, the bidder's answer on
- * their channel, the outbid bidders and the seller told, and the offering's counters refreshed
- * when due. The bid is accepted already: a failure here is logged, never answered.
- */
-async function afterChange(
-  deps: BidsDeps,
-  lot: LotRecord,
-  change: {
-    outcome: Extract<BidOutcome, { ok: true }>;
-    sync: boolean;
-    bidderId: string;
-    line: BidLogLine;
-  },
-  now: Date,
-): Promise<void> {
-  const { outcome, line } = change;
-  const standing = outcome.standing;
-  const topic = topicOf('offering', lot.offering_id);
-  const payload = {
-    itemName: lot.item_title,
-    itemmarket: lot.item_id,
-    offeringId: lot.offering_id,
-    tokenImage: lot.item_image,
-  };
-  const steps: (() => Promise<unknown>)[] = [];
-  if (line.kind === 'bid') {
-    const visible =
-      standing.allocation.find((w) => w.bidder_id === change.bidderId)?.price ?? line.max;
-    steps.push(() =>
-      deps.publishTopic(topic, {
-        type: 'bid.new',
-        offeringId: lot.offering_id,
-        amount: visible,
-        quantity: line.quantity,
-        minimBid: standing.min_next,
-        highestBid: standing.highest,
-        nick: line.nick,
-        bids: lot.auction.book.length,
-        end_at: lot.auction.end_at,
-      }),
-    );
-    steps.push(() =>
-      deps.notify({
-        to: lot.seller_id,
-        activity: 'market_bidcreated',
-        eventKey: `bid:${lot.offering_id}:${line.index}`,
-        sourceid: change.bidderId,
-        payload: {
-          ...payload,
-          sourcenick: line.nick,
-          amount: { amount: visible * line.quantity, currency: lot.currency },
-        },
-      }),
-    );
-  } else {
-    steps.push(() =>
-      deps.publishTopic(topic, {
-        type: 'offering.stats',
-        offeringId: lot.offering_id,
-        bids: lot.auction.book.length,
-        highestBid: standing.highest,
-        minimBid: standing.min_next,
-        end_at: lot.auction.end_at,
-      }),
-    );
-  }
-  if (outcome.extended) {
-    steps.push(() =>
-      deps.publishTopic(topic, {
-        type: 'auction.extended',
-        offeringId: lot.offering_id,
-        end_at: lot.auction.end_at,
-      }),
-    );
-  }
-  const held = standing.allocation.some((w) => w.bidder_id === change.bidderId);
-  steps.push(() =>
-    deps.publish(change.bidderId, {
-      type: 'bid.response',
-      offeringId: lot.offering_id,
-      status: line.kind === 'cancel' ? 'cancelled' : held ? 'active' : 'outbid',
-      minimBid: standing.min_next,
-    }),
-  );
-  for (const userId of outcome.outbid) {
-    if (userId === change.bidderId) continue;
-    steps.push(() =>
-      deps.publish(userId, {
-        type: 'bid.outbid',
-        offeringId: lot.offering_id,
-        minimBid: standing.min_next,
-      }),
-    );
-    steps.push(() =>
-      deps.notify({
-        to: userId,
-        activity: 'market_outbid',
-        eventKey: `outbid:${lot.offering_id}:${line.index}:${userId}`,
-        sourceid: change.bidderId,
-        payload: { ...payload, amount: { amount: standing.min_next, currency: lot.currency } },
-      }),
-    );
-  }
-  if (change.sync) {
-    steps.push(() =>
-      deps.offerings.apply(
-        lot.offering_id,
-        {
-          type: 'bids',
-          bids: lot.auction.book.length,
-          highest_bid: standing.highest,
-          end_at: lot.auction.end_at,
-        },
-        now,
-      ),
-    );
-  }
-  const results = await Promise.allSettled(steps.map((step) => step()));
-  for (const result of results) {
-    if (result.status === 'rejected') {
-      logger.error('an accepted bid: a follow-up failed', {
-        offeringId: lot.offering_id,
-        error: result.reason as Error,
-      });
-    }
   }
 }

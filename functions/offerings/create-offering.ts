@@ -214,6 +214,7 @@ function newRecord(input: {
     error: null,
     releasing: false,
     closing: false,
+    bids_index: -1,
     published_at: null,
     ended_at: null,
     submitted_at: null,

@@ -25,6 +25,7 @@ function state(changes: Partial<ListingState> = {}): ListingState {
     closing: false,
     highest_bid: null,
     end_at: '2026-12-01T10:00:00.000Z',
+    bids_index: -1,
     published_at: null,
     ended_at: null,
     submitted_at: null,
@@ -293,19 +294,25 @@ const rows: Row[] = [
   [
     "an auction's counters: kept, the cards refreshed",
     auction,
-    { type: 'bids', bids: 3, highest_bid: 1_500, end_at: '2026-12-01T10:05:00.000Z' },
+    { type: 'bids', index: 4, bids: 3, highest_bid: 1_500, end_at: '2026-12-01T10:05:00.000Z' },
     { next: 'done', status: 'validated', effects: ['market_put'] },
+  ],
+  [
+    "an auction's counters older than those kept (a late follow-up): nothing changes",
+    { ...auction, bids_index: 7 },
+    { type: 'bids', index: 4, bids: 3, highest_bid: 1_500, end_at: '2026-12-01T10:05:00.000Z' },
+    { next: 'done', status: 'validated', effects: [] },
   ],
   [
     "an auction's counters while closing: kept, off the market",
     { ...auction, closing: true },
-    { type: 'bids', bids: 3, highest_bid: 1_500, end_at: '2026-12-01T10:05:00.000Z' },
+    { type: 'bids', index: 4, bids: 3, highest_bid: 1_500, end_at: '2026-12-01T10:05:00.000Z' },
     { next: 'done', status: 'validated', effects: [] },
   ],
   [
     'counters of a fixed-price offering',
     onSale,
-    { type: 'bids', bids: 1, highest_bid: 1, end_at: '2026-12-01T10:05:00.000Z' },
+    { type: 'bids', index: 0, bids: 1, highest_bid: 1, end_at: '2026-12-01T10:05:00.000Z' },
     { refused: 'market.bid.errors.not_auction' },
   ],
   [

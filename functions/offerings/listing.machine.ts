@@ -42,6 +42,8 @@ export interface ListingState {
   highest_bid: number | null;
   /** The end; an auction's moves with soft close (the `bids` event). */
   end_at: string;
+  /** The lot's log line the counters were taken at (-1: none): an older `bids` event is stale. */
+  bids_index: number;
   published_at: string | null;
   ended_at: string | null;
   submitted_at: string | null;
@@ -62,7 +64,7 @@ export type ListingEvent =
   /** An order paid for `quantity` copies (issue 12): they left the offering with their buyer. */
   | { type: 'sold'; quantity: number }
   /** An auction's counters changed (a bid, a cancellation, an extension): kept for the cards. */
-  | { type: 'bids'; bids: number; highest_bid: number | null; end_at: string }
+  | { type: 'bids'; index: number; bids: number; highest_bid: number | null; end_at: string }
   /** An auction's bidding ended: its winners are being processed. */
   | { type: 'close' }
   | { type: 'fail'; code: string };
@@ -288,8 +290,15 @@ export function transition(state: ListingState, event: ListingEvent, now: Date):
       return go(state, { copies_left: copiesLeft }, ['market_put', 'updated'], resumeStep(state));
     }
     case 'bids': {
-      const changes = { bids: event.bids, highest_bid: event.highest_bid, end_at: event.end_at };
+      const changes = {
+        bids: event.bids,
+        highest_bid: event.highest_bid,
+        end_at: event.end_at,
+        bids_index: event.index,
+      };
       if (state.type !== 'auction') return refuse('market.bid.errors.not_auction');
+      // Counters taken before the ones already kept (a late follow-up) change nothing.
+      if (event.index <= state.bids_index) return go(state, {}, [], resumeStep(state));
       if (state.status !== 'validated' || state.closing) {
         return go(state, changes, [], resumeStep(state));
       }

@@ -104,7 +104,13 @@ const KEY_ATTRIBUTES = ['pk', 'sk'];
 function offeringOf(raw: Record<string, unknown>): OfferingRecord {
   const { offering_type, ...rest } = strip<Record<string, unknown>>(raw);
   // Offerings stored before auctions (issue 13) have no reserve nor closing flag.
-  return { reserve_price: null, closing: false, ...rest, type: offering_type } as OfferingRecord;
+  return {
+    reserve_price: null,
+    closing: false,
+    bids_index: -1,
+    ...rest,
+    type: offering_type,
+  } as OfferingRecord;
 }
 
 function strip<T>(raw: Record<string, unknown>): T {

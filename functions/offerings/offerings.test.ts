@@ -40,6 +40,7 @@ function record(changes: Partial<OfferingRecord> = {}): OfferingRecord {
     error: null,
     releasing: false,
     closing: false,
+    bids_index: -1,
     published_at: '2026-11-25T09:00:00.000Z',
     ended_at: null,
     submitted_at: '2026-11-25T08:00:00.000Z',
