@@ -6,6 +6,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cpus } from 'node:os';
 import WebSocket from 'ws';
 import type { Twin } from '../infra/local/twin';
+import { bidsDeps, createBid } from '../functions/bids/index';
 import { dynamoDocumentClient } from '../functions/core/clients';
 import { readEnv } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
@@ -224,6 +225,52 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
     }
   };
 
+  // The same bids through the use case in this process (no HTTP gateway, no token check): what a
+  // bid costs the lot's storage path (the read, the rules, the conditioned transaction, the start
+  // of its bid-events workflow), comparable with the raw baseline below.
+  const deps = bidsDeps();
+  const direct = async (bidder: Bidder, amount: number) => {
+    try {
+      const view = await createBid(
+        deps,
+        {
+          callerId: bidder.id,
+          offeringId: hotLot,
+          bidprice: amount,
+          maxbid: null,
+          currency: 'EUR',
+          quantity: 1,
+          payment_method: null,
+          postaladdress: null,
+        },
+        new Date(),
+      );
+      return { accepted: true, min: view.minimBid };
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (['market.bid.errors.beaten', 'market.bid.errors.too_low'].includes(code)) {
+        return { accepted: false, min: undefined };
+      }
+      throw error;
+    }
+  };
+  const directClient = async (bidder: Bidder, until: number, tally: Tally) => {
+    while (performance.now() < until) {
+      const amount = known;
+      const answer = await direct(bidder, amount);
+      if (answer.accepted) {
+        tally.ok += 1;
+        known = Math.max(known, answer.min ?? known);
+      } else {
+        tally.refused += 1;
+        if (known <= amount) {
+          tally.reads += 1;
+          known = Math.max(known, (await lotView(hotLot)).minimBid);
+        }
+      }
+    }
+  };
+
   // --- the raw baseline: one item of the same table ------------------------------------------
   const doc = dynamoDocumentClient(env);
   const rawKey = { pk: `BENCH#AUCTION#${stamp}`, sk: 'RAW' };
@@ -269,6 +316,8 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
   const KINDS = {
     bids: (until: number, tally: Tally, client: number) =>
       bidClient(bidders[client] as Bidder, until, tally),
+    direct: (until: number, tally: Tally, client: number) =>
+      directClient(bidders[client] as Bidder, until, tally),
     rmw: (until: number, tally: Tally) => readModifyWrite(until, tally),
     counter: (until: number, tally: Tally) => counterUpdate(until, tally),
   } as const;
@@ -309,7 +358,7 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
     ReturnType<typeof measure> extends Promise<infer R> ? R[] : never
   >();
   const key = (kind: Kind, clients: number) => `${kind}|${clients}`;
-  const order: Kind[] = ['bids', 'rmw', 'counter'];
+  const order: Kind[] = ['bids', 'direct', 'rmw', 'counter'];
   for (let round = 0; round < options.rounds; round += 1) {
     for (const clients of options.concurrency) {
       // Rotated each round, so no measure always runs first after the other concurrency.
@@ -384,11 +433,14 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
 
   const throughput = options.concurrency.map((clients) => {
     const bids = rateOf('bids', clients);
+    const viaUseCase = rateOf('direct', clients);
     const rmw = rateOf('rmw', clients);
     const counter = rateOf('counter', clients);
     return {
       clients,
       acceptedBidsPerSecond: bids,
+      useCaseBidsPerSecond: viaUseCase,
+      useCaseRatioToReadModifyWrite: viaUseCase / rmw,
       rawReadModifyWritePerSecond: rmw,
       rawCounterUpdatePerSecond: counter,
       ratioToReadModifyWrite: bids / rmw,
@@ -397,7 +449,7 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
       bidsRefused: sumOf('bids', clients, 'refused'),
       rawConditionFailures: sumOf('rmw', clients, 'refused'),
       cpu: Object.fromEntries(
-        (['bids', 'rmw', 'counter'] as const).map((kind) => [
+        (['bids', 'direct', 'rmw', 'counter'] as const).map((kind) => [
           kind,
           {
             processCores: medianOf(kind, clients, 'processCores'),
@@ -418,25 +470,30 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
   console.log(
     '   raw: DynamoDB Local, one item of the same table, same SDK client; read-modify-write = ' +
       'consistent GetItem + UpdateItem conditioned on the version read; counter = UpdateItem ' +
-      'SET n = n + 1 conditioned on attribute_exists\n',
+      'SET n = n + 1 conditioned on attribute_exists; "via the use case": the same bidders calling ' +
+      'createBid in this process (no HTTP, no token check; the follow-ups still start their workflow)\n',
   );
   console.log(
     table(
       [
         'clients',
-        'accepted bids/s',
+        'accepted bids/s (HTTP)',
+        'via the use case/s',
         'raw read-modify-write/s',
         'raw counter UpdateItem/s',
         'bids / RMW',
+        'use case / RMW',
         'bids / counter',
         'bids accepted : refused',
       ],
       throughput.map((row) => [
         String(row.clients),
         row.acceptedBidsPerSecond.toFixed(1),
+        row.useCaseBidsPerSecond.toFixed(1),
         row.rawReadModifyWritePerSecond.toFixed(1),
         row.rawCounterUpdatePerSecond.toFixed(1),
         `${(row.ratioToReadModifyWrite * 100).toFixed(1)} %`,
+        `${(row.useCaseRatioToReadModifyWrite * 100).toFixed(1)} %`,
         `${(row.ratioToCounterUpdate * 100).toFixed(1)} %`,
         `${row.bidsAccepted} : ${row.bidsRefused}`,
       ]),

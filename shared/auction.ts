@@ -1,3 +1,5 @@
+import { AUCTION_LIMITS } from './constants/limits';
+
 /**
  * The auction rules (issue 13 §1–§2; spec 000 §4 bid status, §5 bid rules, §9 bid expiry), in one
  * pure module: a lot's state plus a bid (or a cancellation) gives the new state and its
@@ -38,23 +40,7 @@ export const BID_INCREMENTS: readonly { from: number; step: number }[] = [
   { from: 500_000, step: 10_000 },
 ];
 
-export const AUCTION_LIMITS = {
-  /** The largest bid per copy (minor units): 10,000,000.00. */
-  maxBid: 1_000_000_000,
-  /** Default soft-close window (an operator setting): 5 minutes. */
-  softCloseMs: 5 * 60_000,
-  /** A retraction is free while more than this remains before the end. */
-  retractFreeMs: 12 * 3_600_000,
-  /** Within the last 12 hours, only a bid placed less than this ago may be retracted. */
-  retractRecentMs: 3_600_000,
-  /** Spec 000 §9: bids expire 2880 minutes after the offering's end (the payment window). */
-  bidExpiryMs: 2_880 * 60_000,
-  /**
-   * Bidders one lot holds: its book and bidders live in one record of about 430 bytes per bidder
-   * (a delivery address adds about 150), which must stay within DynamoDB's 400 KB per item.
-   */
-  maxBidders: 500,
-} as const;
+export { AUCTION_LIMITS };
 
 /** The increment that applies at `price` (minor units). */
 export function incrementAt(price: number): number {

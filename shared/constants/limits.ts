@@ -112,3 +112,22 @@ export const UI = {
 export const SATS_PER_COIN = 100_000_000;
 export const COOKIE_LIFETIME_DAYS = 365;
 export const REPORT_REASONS = ['fraudulent', 'identity_fraud', 'abuse', 'spam'] as const;
+
+/** Auctions (issue 13; the rules: shared/auction.ts, docs/auctions.md). */
+export const AUCTION_LIMITS = {
+  /** The largest bid per copy (minor units): 10,000,000.00. */
+  maxBid: 1_000_000_000,
+  /** Default soft-close window (an operator setting): 5 minutes. */
+  softCloseMs: 5 * 60_000,
+  /** A retraction is free while more than this remains before the end. */
+  retractFreeMs: 12 * 3_600_000,
+  /** Within the last 12 hours, only a bid placed less than this ago may be retracted. */
+  retractRecentMs: 3_600_000,
+  /** Spec 000 §9: bids expire 2880 minutes after the offering's end (the payment window). */
+  bidExpiryMs: 2_880 * 60_000,
+  /**
+   * Bidders one lot holds: its book and bidders live in one record of about 430 bytes per bidder
+   * (a delivery address adds about 150), which must stay within DynamoDB's 400 KB per item.
+   */
+  maxBidders: 500,
+} as const;

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { AUCTION_LIMITS } from '../auction';
 import { FIAT_CURRENCIES } from '../money';
-import { ITEM_LIMITS } from '../constants/limits';
+import { AUCTION_LIMITS, ITEM_LIMITS } from '../constants/limits';
 import { offeringCardSchema, OFFERING_ID_PATTERN } from './offerings';
 import { postalAddressSchema } from './orders';
 

@@ -205,6 +205,39 @@ describe('the shared live channel', () => {
     await flush();
   });
 
+  it('subscribes to the topics its subscribers ask for, once each, and again after a reconnect', async () => {
+    vi.useFakeTimers();
+    const subscribe = (topic: string) => JSON.stringify({ action: 'subscribe', topic });
+    const unsubscribe = (topic: string) => JSON.stringify({ action: 'unsubscribe', topic });
+    const lot = 'offering:oF01JD10RDV1EWZEPEEXJ1T6BJ7N' as const;
+    const other = 'offering:oF01JDY2KSAAE0CESPPXH0R8DV3Y' as const;
+    // Asked for before the socket opened: sent on opening.
+    const leavePanel = subscribeLiveChannel(options, { onMessage: vi.fn(), topics: [lot] });
+    const leaveCopy = subscribeLiveChannel(options, { onMessage: vi.fn(), topics: [lot] });
+    await vi.advanceTimersByTimeAsync(0);
+    const first = FakeSocket.all[0];
+    expect(first?.sent).toEqual([]);
+    first?.open();
+    expect(first?.sent).toEqual([subscribe(lot)]);
+    // Asked for while open: sent at once.
+    const leaveOther = subscribeLiveChannel(options, { onMessage: vi.fn(), topics: [other] });
+    expect(first?.sent).toEqual([subscribe(lot), subscribe(other)]);
+    // A reconnect is a new connection without subscriptions.
+    first?.onclose?.();
+    await vi.advanceTimersByTimeAsync(1_000);
+    const second = FakeSocket.all[1];
+    second?.open();
+    expect(second?.sent).toEqual([subscribe(lot), subscribe(other)]);
+    // The topic is left when its last subscriber leaves.
+    leaveCopy();
+    expect(second?.sent).toHaveLength(2);
+    leavePanel();
+    expect(second?.sent).toEqual([subscribe(lot), subscribe(other), unsubscribe(lot)]);
+    leaveOther();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(openLiveChannelCount()).toBe(0);
+  });
+
   it('opens another channel for another user (a login), and closes the guest one', async () => {
     const leaveGuest = subscribeLiveChannel({ ...options, userId: null }, { onMessage: vi.fn() });
     await flush();

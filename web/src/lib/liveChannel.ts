@@ -3,7 +3,9 @@ import {
   duplicateFilter,
   GUEST_USER_ID,
   serverMessageSchema,
+  type ClientMessage,
   type ServerMessage,
+  type Topic,
 } from '@shared/realtime/messages';
 import { useEffect, useRef } from 'react';
 import { useAuth } from './auth';
@@ -36,6 +38,14 @@ export interface LiveChannelOptions {
 
 export interface LiveChannel {
   close: () => void;
+  /**
+   * Listens to a topic (`offering:<id>`: the spec's multicast events) while at least one caller
+   * asked for it: `subscribe` goes out now if the socket is open, and again on every opening (a
+   * reconnect starts a connection without subscriptions). Counted: the last `removeTopic` sends
+   * `unsubscribe`.
+   */
+  addTopic: (topic: Topic) => void;
+  removeTopic: (topic: Topic) => void;
 }
 
 /** `url?userid=<id>&token=<access token>` (guests: `userid=<annon>` and no token). */
@@ -59,6 +69,13 @@ export function openLiveChannel(options: LiveChannelOptions): LiveChannel {
   let retry: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let opened = false;
+  const topics = new Map<Topic, number>();
+  const sendTo = (target: WebSocket, message: ClientMessage) =>
+    target.send(JSON.stringify(message));
+  /** Sends now when the socket is open; otherwise the next opening subscribes. */
+  const sendIfOpen = (message: ClientMessage) => {
+    if (socket !== null && socket.readyState === 1) sendTo(socket, message);
+  };
 
   const connect = async () => {
     let token: string | undefined;
@@ -76,6 +93,7 @@ export function openLiveChannel(options: LiveChannelOptions): LiveChannel {
       ping = setInterval(() => {
         if (current.readyState === 1) current.send(JSON.stringify({ action: 'ping' }));
       }, TIMINGS.pingMs);
+      for (const topic of topics.keys()) sendTo(current, { action: 'subscribe', topic });
       const reconnect = opened;
       opened = true;
       options.onOpen?.({ reconnect });
@@ -107,12 +125,29 @@ export function openLiveChannel(options: LiveChannelOptions): LiveChannel {
       socket?.close();
       socket = null;
     },
+    addTopic: (topic) => {
+      const count = topics.get(topic) ?? 0;
+      topics.set(topic, count + 1);
+      if (count === 0) sendIfOpen({ action: 'subscribe', topic });
+    },
+    removeTopic: (topic) => {
+      const count = topics.get(topic) ?? 0;
+      if (count === 0) return;
+      if (count > 1) {
+        topics.set(topic, count - 1);
+        return;
+      }
+      topics.delete(topic);
+      sendIfOpen({ action: 'unsubscribe', topic });
+    },
   };
 }
 
 /** One listener of the shared channel. */
 export interface LiveSubscriber {
   onMessage: (message: ServerMessage) => void;
+  /** Topics to listen to besides the user's own channel (e.g. `offering:<id>`). */
+  topics?: readonly Topic[];
   /** The shared socket opened (again, after a reconnect: `reconnect: true`). */
   onOpen?: (info: LiveOpenInfo) => void;
 }
@@ -162,11 +197,14 @@ export function subscribeLiveChannel(
   }
   const current = entry;
   current.subscribers.add(subscriber);
+  const topics = [...(subscriber.topics ?? [])];
+  for (const topic of topics) current.channel.addTopic(topic);
   let subscribed = true;
   return () => {
     if (!subscribed) return;
     subscribed = false;
     current.subscribers.delete(subscriber);
+    for (const topic of topics) current.channel.removeTopic(topic);
     if (current.subscribers.size > 0) return;
     queueMicrotask(() => {
       if (current.subscribers.size > 0 || shared.get(key) !== current) return;
@@ -187,6 +225,11 @@ export interface LiveMessagesOptions {
    * listener shows may have changed while it was closed.
    */
   onOpen?: (info: LiveOpenInfo) => void;
+  /**
+   * Topics to subscribe to while mounted (`offering:<id>`: an auction's bids, extensions and
+   * phase); their messages come to `onMessage` with the rest.
+   */
+  topics?: readonly Topic[];
 }
 
 /**
@@ -205,18 +248,22 @@ export function useLiveMessages(
   const handler = useRef(onMessage);
   const openHandler = useRef(options.onOpen);
   const { onOpen } = options;
+  // One string for the effect: a new array of the same topics keeps the subscription.
+  const topicList = (options.topics ?? []).join(' ');
   useEffect(() => {
     handler.current = onMessage;
     openHandler.current = onOpen;
   }, [onMessage, onOpen]);
   useEffect(() => {
     if (!enabled || !url || typeof WebSocket === 'undefined') return undefined;
+    const topics = topicList === '' ? [] : (topicList.split(' ') as Topic[]);
     return subscribeLiveChannel(
       { url, userId, token: currentAccessToken },
       {
         onMessage: (message) => handler.current(message),
         onOpen: (info) => openHandler.current?.(info),
+        topics,
       },
     );
-  }, [enabled, url, userId]);
+  }, [enabled, url, userId, topicList]);
 }

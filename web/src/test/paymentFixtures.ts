@@ -30,15 +30,24 @@ export function fakeWindow() {
 export class FakeSocket {
   static all: FakeSocket[] = [];
   readyState = 0;
+  /** What the client sent (ping, subscribe, unsubscribe), as sent. */
+  sent: string[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((event: { data: string }) => void) | null = null;
   onclose: (() => void) | null = null;
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
-  send() {}
+  send(data: string) {
+    this.sent.push(data);
+  }
   close() {
     this.readyState = 3;
+  }
+  /** The server accepted the connection. */
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
   }
   receive(message: unknown) {
     this.onmessage?.({ data: JSON.stringify(message) });

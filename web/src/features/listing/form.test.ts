@@ -56,12 +56,20 @@ describe('list form values', () => {
 
   it('leaves out what does not apply to a fixed price', () => {
     const contract = toListing(
-      values({ buy_now: true, buy_price: '20', multi_copy: true, invited: ['bruno'] }),
+      values({
+        buy_now: true,
+        buy_price: '20',
+        reserve: true,
+        reserve_price: '15',
+        multi_copy: true,
+        invited: ['bruno'],
+      }),
       LISTING_ITEM_ID,
     );
     expect(contract).toMatchObject({
       price: 1250,
       buy_price: null,
+      reserve_price: null,
       multi_copy: false,
       deposit: null,
       invited: [],
@@ -77,6 +85,8 @@ describe('list form values', () => {
         type: 'auction',
         buy_now: true,
         buy_price: '20',
+        reserve: true,
+        reserve_price: '15',
         multi_copy: true,
         access: 'private',
         invited: ['bruno'],
@@ -86,6 +96,7 @@ describe('list form values', () => {
     );
     expect(contract).toMatchObject({
       buy_price: 2000,
+      reserve_price: 1500,
       multi_copy: true,
       invited: ['bruno'],
       collection_id: null,
@@ -115,6 +126,29 @@ describe('list form schema', () => {
       price: 'market.list.validation.min_price',
       end_at: 'market.list.validation.end_soon',
     });
+  });
+
+  it('checks an auction’s reserve against the minimum bid and the buy-now price', () => {
+    const issuesOf = (overrides: Partial<ListFormValues>) =>
+      Object.fromEntries(
+        (schema.safeParse(values({ type: 'auction', ...overrides })).error?.issues ?? []).map(
+          (issue) => [issue.path.join('.'), issue.message],
+        ),
+      );
+    expect(issuesOf({ reserve: true, reserve_price: '10' })).toEqual({
+      reserve_price: 'market.list.validation.reserve',
+    });
+    expect(
+      issuesOf({ reserve: true, reserve_price: '30', buy_now: true, buy_price: '20' }),
+    ).toEqual({ buy_price: 'market.list.validation.buy_price_reserve' });
+    expect(issuesOf({ reserve: true, reserve_price: '' })).toEqual({
+      reserve_price: 'forms.validation.required',
+    });
+    const valid = schema.safeParse(values({ type: 'auction', reserve: true, reserve_price: '20' }));
+    expect(valid.data).toMatchObject({ type: 'auction', price: 1250, reserve_price: 2000 });
+    // Switched off, no reserve is sent, whatever was typed.
+    const off = schema.safeParse(values({ type: 'auction', reserve: false, reserve_price: '5' }));
+    expect(off.data).toMatchObject({ reserve_price: null });
   });
 
   it('asks a new collection for a name and an image', () => {

@@ -41,6 +41,9 @@ export interface ListFormValues {
   deposit: string;
   buy_now: boolean;
   buy_price: string;
+  /** Auctions: a hidden reserve price (below it no bid wins). */
+  reserve: boolean;
+  reserve_price: string;
   multi_copy: boolean;
   start_at: string;
   end_at: string;
@@ -118,6 +121,8 @@ export function emptyListForm(now: Date): ListFormValues {
     deposit: '',
     buy_now: false,
     buy_price: '',
+    reserve: false,
+    reserve_price: '',
     multi_copy: false,
     start_at: toLocalInput(now),
     end_at: toLocalInput(new Date(now.getTime() + DEFAULT_DURATION_MS)),
@@ -150,6 +155,12 @@ export function toListing(values: ListFormValues, itemId: string): Record<string
     deposit:
       values.payment_mode === 'deposit' ? (minorAmountOf(values.deposit, currency) ?? null) : null,
     buy_price: auction && values.buy_now ? minorAmountOf(values.buy_price, currency) : null,
+    // Switched on, a reserve is required: left empty it is NaN, which the contract refuses
+    // (undefined would fall back to the contract's default, no reserve).
+    reserve_price:
+      auction && values.reserve
+        ? (minorAmountOf(values.reserve_price, currency) ?? Number.NaN)
+        : null,
     multi_copy: auction && values.multi_copy,
     start_at: fromLocalInput(values.start_at),
     end_at: fromLocalInput(values.end_at),

@@ -149,9 +149,43 @@ describe('list form', () => {
     expect(screen.queryByRole('textbox', { name: /^Buy-now price/ })).toBeNull();
     await userEvent.click(screen.getByRole('switch', { name: 'Allow buy now' }));
     expect(screen.getByRole('textbox', { name: /^Buy-now price/ })).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: /^Reserve price/ })).toBeNull();
+    await userEvent.click(screen.getByRole('switch', { name: 'Set a reserve price' }));
+    expect(screen.getByRole('textbox', { name: /^Reserve price per copy/ })).toBeTruthy();
 
     await userEvent.click(screen.getByRole('radio', { name: 'Fixed price' }));
     expect(screen.queryByRole('switch', { name: 'Allow buy now' })).toBeNull();
+    expect(screen.queryByRole('switch', { name: 'Set a reserve price' })).toBeNull();
+  });
+
+  it('lists an auction with a reserve price above the minimum bid, in minor units', async () => {
+    const fetchMock = signedIn({ [CREATE]: () => ok(listingProgressFixture(), 202) });
+    renderRoute(PAGE);
+    await form();
+    await userEvent.click(screen.getByRole('radio', { name: 'Auction' }));
+    await enter(screen.getByRole('textbox', { name: /^Minimum bid per copy/ }), '10');
+    await userEvent.click(screen.getByRole('button', { name: 'Art' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'No terms (None)' }));
+    await userEvent.click(screen.getByRole('switch', { name: 'Set a reserve price' }));
+    const reserve = screen.getByRole('textbox', { name: /^Reserve price per copy/ });
+    await enter(reserve, '8');
+    await submit();
+    expect(
+      await screen.findByText('The reserve price must be above the minimum bid.'),
+    ).toBeTruthy();
+    expect(callsTo(fetchMock, CREATE)).toHaveLength(0);
+    await userEvent.clear(reserve);
+    await enter(reserve, '25,50');
+    expect(screen.getByText('$25,50 per copy')).toBeTruthy();
+    await submit();
+    await screen.findByRole('dialog', { name: 'Listing your item' });
+    const { offering } = bodyOf(callsTo(fetchMock, CREATE)[0]) as { offering: ListingContract };
+    expect(offering).toMatchObject({
+      type: 'auction',
+      price: 1000,
+      reserve_price: 2550,
+      buy_price: null,
+    });
   });
 
   it('shows a loading state, then the whole form on a phone', async () => {
@@ -203,6 +237,7 @@ describe('list form', () => {
       payment_mode: 'fullprice',
       deposit: null,
       buy_price: null,
+      reserve_price: null,
       multi_copy: false,
       categories: ['art'],
       terms: 'None',

@@ -6,6 +6,7 @@ import {
   type GetOfferingsBody,
   type MyOfferingFilter,
 } from '@shared/schemas/offerings';
+import { MY_BIDS_FILTERS, type MyBidsFilter } from '@shared/schemas/bids';
 import type { ProductType } from '@shared/switches';
 
 /**
@@ -85,9 +86,9 @@ export function readMyOfferingsStatus(params: URLSearchParams): MyOfferingFilter
   return member(MY_OFFERING_FILTERS, params.get('status')) ?? 'any';
 }
 
-/** My Bids' status filter (spec 000 §2): any, active, closed. */
-export const MY_BID_FILTERS = ['any', 'active', 'closed'] as const;
-export type MyBidFilter = (typeof MY_BID_FILTERS)[number];
+/** My Bids' status filter (spec 000 §2): any, active, closed (getmybettedofferings' `status`). */
+export const MY_BID_FILTERS = MY_BIDS_FILTERS;
+export type MyBidFilter = MyBidsFilter;
 
 export function readMyBidsStatus(params: URLSearchParams): MyBidFilter {
   return member(MY_BID_FILTERS, params.get('status')) ?? 'any';

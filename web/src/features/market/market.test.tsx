@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { OfferingCard } from '@shared/schemas/offerings';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userCard } from '../../lib/userCardStore';
+import { myBidFixture, myBidsItemFixture } from '../../test/bidFixtures';
 import { configWithAuthFixture } from '../../test/fixtures';
 import {
   auctionCardFixture,
@@ -105,6 +106,7 @@ describe('market tabs', () => {
       [`${USER}/offering/getmyofferings`]: () => ok(offeringPage([mine])),
       [`${USER}/favorites`]: () => ok(offeringPage([marketCardFixture()])),
       [`${USER}/offering/getmyownercollections`]: () => ok({ items: [collectionFixture()] }),
+      [`${USER}/offering/getmybettedofferings`]: () => ok({ items: [], nextCursor: null }),
     });
     renderRoute(`/market/preview/${tab}`);
     expect(await content()).toBeTruthy();
@@ -558,10 +560,15 @@ describe('my offerings, my bids', () => {
     expect(screen.queryByRole('tab', { name: 'My Offerings' })).toBeNull();
   });
 
-  it('shows My Bids with its status filter and an honest empty state, calling nothing', async () => {
-    const fetchMock = asUser();
+  it('filters My Bids by status in the body and the address', async () => {
+    const fetchMock = asUser({
+      [`${USER}/offering/getmybettedofferings`]: () => ok({ items: [], nextCursor: null }),
+    });
     const { router } = renderRoute('/market/preview/mybids');
     expect(await screen.findByText('Your bids will appear here')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Browse auctions' }).getAttribute('href')).toBe(
+      '/market/preview/marketplace?offer=auction',
+    );
     const status = screen.getByLabelText('Status') as HTMLSelectElement;
     expect(Array.from(status.options).map((option) => option.textContent)).toEqual([
       'Any',
@@ -570,8 +577,114 @@ describe('my offerings, my bids', () => {
     ]);
     await userEvent.selectOptions(status, 'active');
     expect(router.state.location.search).toBe('?status=active');
-    expect(callsTo(fetchMock, 'bid')).toHaveLength(0);
-    expect(callsTo(fetchMock, '/offering/')).toHaveLength(0);
+    expect(await screen.findByText('None of your bids has this status')).toBeTruthy();
+    expect(bodiesTo(fetchMock, `${USER}/offering/getmybettedofferings`)).toEqual([
+      { status: 'any', last: null },
+      { status: 'active', last: null },
+    ]);
+  });
+
+  it('lists my bids with their status, my bid, the current price and the time left', async () => {
+    vi.useFakeTimers({ now: MARKET_NOW, shouldAdvanceTime: true });
+    const won = myBidsItemFixture({
+      phase: 'closed',
+      end_at: '2026-03-03T18:00:00.000Z',
+      highestBid: 2400,
+      bid: myBidFixture({
+        status: 'winner',
+        amount: 2400,
+        max: 3000,
+        price: 2400,
+        quantity: 2,
+        copies: 2,
+        can_cancel: false,
+        order_id: 'oR01JF0000000000000000000001',
+        pay_by: '2026-03-05T18:00:00.000Z',
+      }),
+    });
+    const wonOffering = { ...won.offering, id: 'oF01JDQCTZPTP0NX1EBB5GWON001' };
+    asUser({
+      [`${USER}/offering/getmybettedofferings`]: () =>
+        ok({
+          items: [
+            myBidsItemFixture(),
+            myBidsItemFixture({
+              offering: { ...myBidsItemFixture().offering, id: 'oF01JDQCTZPTP0NX1EBB5GOUT001' },
+              bid: myBidFixture({ status: 'outbid', copies: 0, price: 0, amount: 1500, max: 1500 }),
+              phase: 'closing',
+            }),
+            {
+              ...won,
+              offering: { ...wonOffering, item: { ...wonOffering.item, title: 'Gold record' } },
+            },
+          ],
+          nextCursor: null,
+        }),
+    });
+    renderRoute('/market/preview/mybids');
+    const list = await screen.findByRole('list', { name: 'Your bids' });
+    const [winning, outbid, winner] = within(list).getAllByRole('article');
+    /** A figure of a row: its value and note, as read. */
+    const figure = (row: HTMLElement | undefined, term: string) =>
+      within(row as HTMLElement).getByText(term, { selector: 'dt' }).nextElementSibling
+        ?.textContent;
+    expect(within(winning as HTMLElement).getByText('Winning')).toBeTruthy();
+    expect(figure(winning, 'Your bid')).toBe('$15,50per copy');
+    expect(figure(winning, 'Your maximum')).toBe('$20,00per copy');
+    expect(figure(winning, 'Current price')).toBe('$15,50');
+    expect(figure(winning, 'Auction')).toBe('Ends in 2d 4h');
+    expect(
+      within(winning as HTMLElement)
+        .getByRole('link', { name: 'Test pressing' })
+        .getAttribute('href'),
+    ).toMatch(/^\/market\/product\/.+\?offering=/);
+    expect(within(outbid as HTMLElement).getByText('Outbid')).toBeTruthy();
+    expect(within(outbid as HTMLElement).getByText('Processing winners')).toBeTruthy();
+    expect(within(winner as HTMLElement).getByText('Won')).toBeTruthy();
+    expect(figure(winner, 'Your bid')).toBe('$24,00per copy · 2 copies · 2 of 2 won');
+    expect(figure(winner, 'Auction')).toMatch(/^Ended \d\d\/03\/2026/);
+    expect(
+      within(winner as HTMLElement)
+        .getByRole('link', { name: 'Go to your order' })
+        .getAttribute('href'),
+    ).toBe('/account/orders/oR01JF0000000000000000000001');
+    expect(within(winner as HTMLElement).getByText(/^Pay by /)).toBeTruthy();
+  });
+
+  it('loads more of my bids with the cursor, and says when they cannot be loaded', async () => {
+    let failing = true;
+    const fetchMock = asUser({
+      [`${USER}/offering/getmybettedofferings`]: (_url, init) => {
+        if (failing) return fail('market.bid.errors.load', 503);
+        return bodyOf(init).last === 'c1'
+          ? ok({
+              items: [
+                myBidsItemFixture({
+                  offering: {
+                    ...myBidsItemFixture().offering,
+                    id: 'oF01JDQCTZPTP0NX1EBB5GNEXT01',
+                    item: { ...myBidsItemFixture().offering.item, title: 'Second pressing' },
+                  },
+                }),
+              ],
+              nextCursor: null,
+            })
+          : ok({ items: [myBidsItemFixture()], nextCursor: 'c1' });
+      },
+    });
+    renderRoute('/market/preview/mybids');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Error get bids')).toBeTruthy();
+    failing = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await screen.findByRole('list', { name: 'Your bids' });
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('link', { name: 'Second pressing' })).toBeTruthy();
+    expect(bodiesTo(fetchMock, `${USER}/offering/getmybettedofferings`).at(-1)).toEqual({
+      status: 'any',
+      last: 'c1',
+    });
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
   it('says when the user has no collections', async () => {

@@ -12,6 +12,7 @@ import {
   offeringDetailFixture,
   offeringItemFixture,
 } from '../../test/offeringFixtures';
+import { auctionViewFixture } from '../../test/bidFixtures';
 import { FakeSocket } from '../../test/paymentFixtures';
 import {
   ownProfileFixture,
@@ -127,21 +128,29 @@ describe('item page offerings', () => {
     expect(body).toEqual({ item_id: ITEM_ID, limit: 10 });
   });
 
-  it('shows an auction with its minimum and highest bids, deposit and copies per bidder', async () => {
-    asGuest([auctionCardFixture()], [auctionDetailFixture()]);
+  it('shows an auction with its current price, minimum next bid, deposit and copies per bidder', async () => {
+    asGuest([auctionCardFixture()], [auctionDetailFixture()], {
+      [`${GUEST}/bid/getbyofferingid/${OFFERING_IDS.auction}`]: () => ok(auctionViewFixture()),
+    });
     renderRoute(PAGE);
     const panel = await offeringPanel('Offering by @lumen');
     expect(within(panel).getByText('Auction')).toBeTruthy();
     expect(within(panel).getByText('Auction open')).toBeTruthy();
-    expect(within(panel).getByText('Minimum bid')).toBeTruthy();
-    expect(within(panel).getByText('$10,00')).toBeTruthy();
-    expect(within(panel).getByText('Highest bid')).toBeTruthy();
+    expect(within(panel).getByText('Current price')).toBeTruthy();
     expect(within(panel).getByText('$15,00')).toBeTruthy();
     expect(within(panel).queryByText('Price')).toBeNull();
     expect(await within(panel).findByText('Deposit of $2,00 per copy')).toBeTruthy();
     expect(within(panel).getByText('One copy per bidder')).toBeTruthy();
-    expect(within(panel).getByText('1 bid')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: /buy|bid/i })).toBeNull();
+    // The lot: the minimum next bid, the bidders, the reserve.
+    expect(await within(panel).findByText('$15,50')).toBeTruthy();
+    expect(within(panel).getByText('Minimum next bid')).toBeTruthy();
+    expect(within(panel).getByText('Starting bid $10,00')).toBeTruthy();
+    expect(within(panel).getByText('1 bidder')).toBeTruthy();
+    expect(within(panel).getByText('Reserve not met')).toBeTruthy();
+    // A guest sees everything but the form: Log in to bid; no Buy now on an auction.
+    expect(within(panel).getByRole('button', { name: 'Log in to bid' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /buy/i })).toBeNull();
+    expect(screen.queryByRole('form')).toBeNull();
   });
 
   it('shows the linked offering first, and says so inside the page when it is not available', async () => {

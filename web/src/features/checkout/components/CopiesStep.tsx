@@ -3,13 +3,9 @@ import PlaceOutlinedIcon from '@mui/icons-material/PlaceOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import FormLabel from '@mui/material/FormLabel';
 import Paper from '@mui/material/Paper';
 import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -27,6 +23,12 @@ import {
 import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import type * as z from 'zod';
+import {
+  addressLine,
+  deliversTo,
+  postalOf,
+  SavedAddressChoice,
+} from '../../../components/SavedAddressChoice';
 import { ApiError } from '../../../lib/api';
 import { countryName, countryOptions } from '../../../lib/countries';
 import { useErrorText } from '../../../lib/errors';
@@ -63,28 +65,6 @@ const ADDRESS_FIELDS: readonly AddressField[] = [
   'stateprovince',
   'instructions',
 ];
-
-/** A saved address as the booking sends it. */
-function postalOf(address: Address): PostalAddress {
-  return {
-    country: address.country,
-    fullname: address.fullname,
-    line1: address.line1,
-    line2: address.line2,
-    postalcode: address.postalcode,
-    city: address.city,
-    stateprovince: address.stateprovince,
-    instructions: address.instructions,
-  };
-}
-
-/** One line of an address as people write it. */
-function addressLine(
-  address: Pick<Address, 'line1' | 'postalcode' | 'city' | 'country'>,
-  language: string,
-) {
-  return `${address.line1}, ${address.postalcode} ${address.city}, ${countryName(address.country, language)}`;
-}
 
 /** How the item reaches the buyer, from its shipping: delivered, picked up, or nothing to send. */
 type Shipping =
@@ -135,8 +115,7 @@ export function CopiesStep({
   const [problem, setProblem] = useState<string | null>(null);
   const quantityId = useId();
 
-  const deliverable = (address: Address) =>
-    countries.length === 0 || countries.includes(address.country);
+  const deliverable = (address: Address) => deliversTo(countries, address);
   const saved = addresses.data ?? [];
   const preselected =
     saved.find((address) => address.default && deliverable(address)) ?? saved.find(deliverable);
@@ -305,57 +284,21 @@ export function CopiesStep({
         ) : saved.length === 0 ? (
           <Typography variant="body2">{t('checkout.shipping.noneSaved')}</Typography>
         ) : (
-          <FormControl>
-            <FormLabel id="checkout-address-label">{t('checkout.shipping.choose')}</FormLabel>
-            <RadioGroup
-              aria-labelledby="checkout-address-label"
-              value={selected}
-              onChange={(event) => setChoice(event.target.value)}
-            >
-              {saved.map((address) => {
-                const allowed = deliverable(address);
-                return (
-                  <FormControlLabel
-                    key={address.id}
-                    value={address.id}
-                    disabled={!allowed || busy}
-                    control={<Radio />}
-                    sx={{ alignItems: 'flex-start', my: 0.5, '& .MuiRadio-root': { mt: -0.75 } }}
-                    label={
-                      <Box component="span" sx={{ display: 'grid' }}>
-                        <Box component="span" sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-                          <Box component="span" sx={{ fontWeight: 600 }}>
-                            {address.fullname}
-                          </Box>
-                          {address.default ? (
-                            <Chip
-                              size="small"
-                              component="span"
-                              label={t('checkout.shipping.default')}
-                            />
-                          ) : null}
-                        </Box>
-                        <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
-                          {addressLine(address, i18n.language)}
-                        </Box>
-                        {allowed ? null : (
-                          <Box component="span" sx={{ color: 'text.secondary', fontSize: 14 }}>
-                            {t('checkout.shipping.notDelivered')}
-                          </Box>
-                        )}
-                      </Box>
-                    }
-                  />
-                );
-              })}
-              <FormControlLabel
-                value={NEW}
-                disabled={busy}
-                control={<Radio />}
-                label={t('checkout.shipping.new')}
-              />
-            </RadioGroup>
-          </FormControl>
+          <SavedAddressChoice
+            label={t('checkout.shipping.choose')}
+            addresses={saved}
+            countries={countries}
+            value={selected}
+            onChange={setChoice}
+            disabled={busy}
+          >
+            <FormControlLabel
+              value={NEW}
+              disabled={busy}
+              control={<Radio />}
+              label={t('checkout.shipping.new')}
+            />
+          </SavedAddressChoice>
         )}
         {selected === NEW && !addresses.isPending ? (
           <Box

@@ -301,7 +301,7 @@ export function ListFormPage({
     htmlInput: { inputMode: 'decimal' as const },
   };
   /** The field's error, else how the typed amount is read, else the field's help. */
-  const amountHelp = (path: 'price' | 'deposit' | 'buy_price', help: string) => {
+  const amountHelp = (path: 'price' | 'deposit' | 'buy_price' | 'reserve_price', help: string) => {
     const preview = amountPreview(watched[path] ?? '', currency);
     return message(path) ?? (preview ? t('listing.form.amountPreview', { amount: preview }) : help);
   };
@@ -479,6 +479,17 @@ export function ListFormPage({
                 <TextField
                   {...field('buy_price', t('listing.form.buyPrice'), { required: true })}
                   helperText={amountHelp('buy_price', t('listing.form.buyPriceHelp'))}
+                  slotProps={money}
+                />
+              ) : null}
+              <FormControlLabel
+                control={<Switch {...register('reserve')} checked={watched.reserve ?? false} />}
+                label={t('listing.form.reserve')}
+              />
+              {watched.reserve ? (
+                <TextField
+                  {...field('reserve_price', t('listing.form.reservePrice'), { required: true })}
+                  helperText={amountHelp('reserve_price', t('listing.form.reservePriceHelp'))}
                   slotProps={money}
                 />
               ) : null}

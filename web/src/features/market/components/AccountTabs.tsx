@@ -1,7 +1,6 @@
 import CloudOffRoundedIcon from '@mui/icons-material/CloudOffRounded';
 import CollectionsRoundedIcon from '@mui/icons-material/CollectionsRounded';
 import FavoriteBorderRoundedIcon from '@mui/icons-material/FavoriteBorderRounded';
-import GavelRoundedIcon from '@mui/icons-material/GavelRounded';
 import SellRoundedIcon from '@mui/icons-material/SellRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,6 +19,7 @@ import { PATHS } from '../../../lib/paths';
 import { MY_BID_FILTERS, readMyBidsStatus, readMyOfferingsStatus, withStatus } from '../filters';
 import { useFavoritesList, useMyCollections, useMyOfferings } from '../hooks/useMarket';
 import { FavoriteButton } from './FavoriteButton';
+import { MyBidsList } from './MyBidsList';
 import { StatusFilter } from './MarketFiltersBar';
 import { OfferingList } from './OfferingList';
 import { SignedIn } from './TabStates';
@@ -75,27 +75,22 @@ export function MyOfferingsTab() {
   return <SignedIn tab="myofferings">{(user) => <MyOfferingsList userId={user.id} />}</SignedIn>;
 }
 
-function MyBids() {
-  const { t } = useTranslation();
+function MyBids({ userId }: { userId: string }) {
   const [status, setStatus] = useStatusParam(readMyBidsStatus);
   return (
     <>
       <StatusFilter statuses={MY_BID_FILTERS} value={status} onChange={setStatus} />
-      <StatusMessage
-        icon={<GavelRoundedIcon />}
-        title={t('market.mybids.empty')}
-        body={t('market.mybids.emptyBody')}
-      />
+      <MyBidsList userId={userId} status={status} />
     </>
   );
 }
 
 /**
- * My Bids (`mybids`): the status filter (any, active, closed) and, until bidding arrives with
- * auctions, an honest empty state (no call is made; nothing is made up).
+ * My Bids (`mybids`): the status filter (spec 000 §2: any, active, closed) and the auctions the
+ * caller bid on (getmybettedofferings), each with their bid, its status and the auction's state.
  */
 export function MyBidsTab() {
-  return <SignedIn tab="mybids">{() => <MyBids />}</SignedIn>;
+  return <SignedIn tab="mybids">{(user) => <MyBids userId={user.id} />}</SignedIn>;
 }
 
 const removableHeart = (offering: Offering) => <FavoriteButton offering={offering} favorite />;

@@ -1,4 +1,6 @@
 import { PAGE_SIZE } from '@shared/constants/limits';
+import type { ServerMessage } from '@shared/realtime/messages';
+import type { MyBidsFilter } from '@shared/schemas/bids';
 import type {
   GetOfferingsBody,
   MyOfferingFilter,
@@ -13,6 +15,8 @@ import {
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useAuth } from '../../../lib/auth';
+import { bidKeys, getMyBids } from '../../../lib/bids';
+import { useLiveMessages } from '../../../lib/liveChannel';
 import {
   getFavorites,
   getMyOfferings,
@@ -53,6 +57,39 @@ export function useMyOfferings(userId: string | null, status: MyOfferingFilter) 
     queryFn: ({ pageParam }) => getMyOfferings(userId ?? '', status, pageParam ?? undefined),
     initialPageParam: null as string | null,
     getNextPageParam: nextCursor,
+    enabled: userId !== null,
+  });
+}
+
+/** Live events that change how the caller's bids stand (their own channel). */
+const MY_BID_EVENTS = new Set<ServerMessage['type']>([
+  'bid.response',
+  'bid.outbid',
+  'auction.result',
+]);
+
+/**
+ * The auctions the caller bid on (My Bids), last bid first, by status (any, active, closed); read
+ * again when the live channel says one of their bids moved (accepted, outbid, a result).
+ */
+export function useMyBids(userId: string | null, status: MyBidsFilter) {
+  const queryClient = useQueryClient();
+  useLiveMessages(
+    useCallback(
+      (message: ServerMessage) => {
+        if (userId !== null && MY_BID_EVENTS.has(message.type)) {
+          void queryClient.invalidateQueries({ queryKey: bidKeys.allMine(userId) });
+        }
+      },
+      [queryClient, userId],
+    ),
+    userId !== null,
+  );
+  return useInfiniteQuery({
+    queryKey: bidKeys.mine(userId ?? '', status),
+    queryFn: ({ pageParam, signal }) => getMyBids(userId ?? '', status, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
     enabled: userId !== null,
   });
 }

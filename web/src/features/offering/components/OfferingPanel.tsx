@@ -1,3 +1,4 @@
+import GavelRoundedIcon from '@mui/icons-material/GavelRounded';
 import LockRoundedIcon from '@mui/icons-material/LockRounded';
 import PersonAddRoundedIcon from '@mui/icons-material/PersonAddRounded';
 import RemoveShoppingCartRoundedIcon from '@mui/icons-material/RemoveShoppingCartRounded';
@@ -13,18 +14,25 @@ import Typography from '@mui/material/Typography';
 import { formatDateTime } from '@shared/dates';
 import { NO_TERMS } from '@shared/schemas/items';
 import type { OfferingCard, OfferingDetail } from '@shared/schemas/offerings';
-import { useId, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Fact, FactsGrid } from '../../../components/FactsGrid';
 import { RetryButton } from '../../../components/StatusMessage';
+import { bidKeys } from '../../../lib/bids';
 import { useErrorText } from '../../../lib/errors';
 import { addTranslations, useTranslation, type TFunction } from '../../../lib/i18n';
 import { priceText, timeLeft } from '../../../lib/offeringFormat';
 import { checkoutPath } from '../../../lib/orders';
 import { usePermission } from '../../../lib/permission';
 import { viewerZone } from '../format';
-import { isNotFound, useNow, useOfferingDetail } from '../hooks/useOfferings';
+import { useAuctionLive, useAuctionLot } from '../hooks/useAuction';
+import { isNotFound, useNow, useOfferingDetail, useViewer } from '../hooks/useOfferings';
+import { AuctionSummary } from './AuctionSummary';
+import { BidForm } from './BidForm';
+import { BidList } from './BidList';
 import { DelistDialog } from './DelistDialog';
+import { MyBidPart } from './MyBidPart';
 import { FavoriteButton } from './FavoriteButton';
 import { InviteDialog } from './InviteDialog';
 import { OfferingStatusChip } from './OfferingStatusChip';
@@ -37,7 +45,9 @@ addTranslations({ offering: offeringTexts, checkout: checkoutTexts });
  * One offering of the item (spec 000 §2 item detail): its price or bids, copies, seller, time,
  * status, payment and terms, and the seller's own actions (delist, invite). The market's card
  * shows at once; the rest comes with getofferingbyid. A fixed-price sale on sale with copies left
- * has Buy now for anyone but its seller (guests log in first); no Bid button yet.
+ * has Buy now for anyone but its seller (guests log in first); an auction has its lot (the
+ * countdown, the current price and minimum next bid, the reserve, the caller's bid, the bid form
+ * and the bid list), followed live.
  */
 export function OfferingPanel({
   offeringId,
@@ -130,6 +140,9 @@ export function OfferingPanelSkeleton() {
   );
 }
 
+/** The statuses of an auction that has a lot to show: running or closing, then its result. */
+const LOT_STATUSES: ReadonlySet<OfferingCard['status']> = new Set(['validated', 'expired', 'sold']);
+
 function OfferingView({
   offering,
   detail,
@@ -146,6 +159,7 @@ function OfferingView({
   onCopiesMoved?: () => void;
 }) {
   const { t } = useTranslation();
+  const errorText = useErrorText();
   const headingId = useId();
   const now = useNow();
   const guard = usePermission();
@@ -156,6 +170,26 @@ function OfferingView({
   const zone = viewerZone();
   const price = (amount: number) => priceText(amount, offering.currency);
   const started = Date.parse(offering.start_at) <= now;
+  const viewer = useViewer();
+  const queryClient = useQueryClient();
+  // An auction has bids once on the market (and its result after): not while it waits for
+  // support, nor once refused.
+  const lotWanted = auction && LOT_STATUSES.has(offering.status);
+  const lot = useAuctionLot(offering.id, lotWanted);
+  useAuctionLive(offering.id, lotWanted, seller);
+  const refreshLot = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: bidKeys.lots(offering.id) });
+  }, [queryClient, offering.id]);
+  const phase = lot.data?.phase ?? null;
+  // On the market and bidding: the lot is open, the start has come (the end is the lot's).
+  const biddable =
+    auction &&
+    offering.status === 'validated' &&
+    phase === 'open' &&
+    started &&
+    Date.parse(lot.data?.end_at ?? offering.end_at) > now;
+  // Anyone signed in but the seller (whose panel has no form) may bid.
+  const canBid = biddable && detail !== undefined && !seller;
   const canBuy =
     detail !== undefined &&
     !seller &&
@@ -208,47 +242,24 @@ function OfferingView({
           : t('offering.section.offering', { nick: offering.seller.nick })}
       </Typography>
 
-      <Box
-        sx={{
-          mt: 1.5,
-          display: 'flex',
-          flexWrap: 'wrap',
-          columnGap: { xs: 3, sm: 5 },
-          rowGap: 1.5,
-        }}
-      >
-        {auction ? (
-          <>
-            <Amount
-              label={t('offering.price.minimumBid')}
-              value={price(offering.price)}
-              note={t('offering.price.perCopy')}
-            />
-            <Amount
-              label={t('offering.price.highestBid')}
-              value={
-                offering.highest_bid === null
-                  ? t('offering.price.noBids')
-                  : price(offering.highest_bid)
-              }
-              note={
-                detail && detail.bids > 0
-                  ? t('offering.price.bids', { count: detail.bids })
-                  : undefined
-              }
-            />
-            {offering.buy_price !== null ? (
-              <Amount label={t('offering.price.buyPrice')} value={price(offering.buy_price)} />
-            ) : null}
-          </>
-        ) : (
+      {auction ? (
+        <AuctionSummary
+          offering={offering}
+          detail={detail}
+          lot={lot.data}
+          lotPending={lotWanted && lot.isPending}
+          now={now}
+          onEnd={refreshLot}
+        />
+      ) : (
+        <Box sx={{ mt: 1.5 }}>
           <Amount
             label={t('offering.price.fixed')}
             value={price(offering.price)}
             note={t('offering.price.perCopy')}
           />
-        )}
-      </Box>
+        </Box>
+      )}
       {canBuy ? (
         <Button
           variant="contained"
@@ -259,6 +270,37 @@ function OfferingView({
         >
           {t('checkout.buyNow')}
         </Button>
+      ) : null}
+      {auction && lot.isError ? (
+        <Alert
+          severity="error"
+          sx={{ mt: 2 }}
+          action={<RetryButton onClick={() => void lot.refetch()} busy={lot.isFetching} />}
+        >
+          {loadProblem(t('market.bid.errors.load'), errorText(lot.error))}
+        </Alert>
+      ) : null}
+      {auction && lot.data && viewer.id !== null ? (
+        <MyBidPart lot={lot.data} userId={viewer.id} />
+      ) : null}
+      {auction && lot.data && canBid && viewer.id !== null ? (
+        <BidForm offering={offering} lot={lot.data} userId={viewer.id} />
+      ) : null}
+      {auction && biddable && viewer.known && viewer.id === null ? (
+        <Box sx={{ mt: 2, display: 'grid', gap: 1, justifyItems: 'start' }}>
+          <Button
+            variant="contained"
+            size="large"
+            startIcon={<GavelRoundedIcon />}
+            onClick={() => guard('bid', () => undefined)}
+            sx={{ width: { xs: '100%', sm: 'auto' } }}
+          >
+            {t('offering.bidding.login.action')}
+          </Button>
+          <Typography variant="body2" color="text.secondary">
+            {t('offering.bidding.login.body')}
+          </Typography>
+        </Box>
       ) : null}
 
       <FactsGrid label={t('offering.facts.title')} sx={{ mt: 2 }}>
@@ -273,15 +315,18 @@ function OfferingView({
             @{offering.seller.nick}
           </Link>
         </Fact>
-        <Fact term={t('offering.facts.timeLeft')}>
-          {started
-            ? timeLeftText(t, offering.end_at, now)
-            : t('offering.time.startsAt', {
-                date: formatDateTime(offering.start_at, { timeZone: zone }),
-              })}
-        </Fact>
+        {/* An auction's time left is its countdown, above. */}
+        {auction ? null : (
+          <Fact term={t('offering.facts.timeLeft')}>
+            {started
+              ? timeLeftText(t, offering.end_at, now)
+              : t('offering.time.startsAt', {
+                  date: formatDateTime(offering.start_at, { timeZone: zone }),
+                })}
+          </Fact>
+        )}
         <Fact term={t('offering.facts.ends')}>
-          {formatDateTime(offering.end_at, { timeZone: zone })}
+          {formatDateTime(lot.data?.end_at ?? offering.end_at, { timeZone: zone })}
         </Fact>
         <Fact term={t('offering.facts.currency')}>{offering.currency}</Fact>
         {detail ? (
@@ -322,6 +367,7 @@ function OfferingView({
         ) : null}
       </FactsGrid>
       {detailState ? <Box sx={{ mt: 2 }}>{detailState}</Box> : null}
+      {auction && lot.data ? <BidList lot={lot.data} /> : null}
 
       {detail && seller ? (
         <SellerPart
@@ -429,6 +475,11 @@ function SellerPart({
       ) : null}
     </Box>
   );
+}
+
+/** "Error get bids: <why>", without saying it twice when the why is the same text. */
+function loadProblem(title: string, reason: string): string {
+  return reason === title ? title : `${title}: ${reason}`;
 }
 
 function timeLeftText(t: TFunction, endAt: string, now: number): string {

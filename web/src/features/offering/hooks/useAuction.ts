@@ -1,0 +1,194 @@
+import { topicOf, type ServerMessage } from '@shared/realtime/messages';
+import type { AuctionView, CreateBidBody } from '@shared/schemas/bids';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { bidKeys, cancelBid, createBid, getAuction } from '../../../lib/bids';
+import { useLiveMessages } from '../../../lib/liveChannel';
+import { offeringKeys } from '../../../lib/offerings';
+import { fetchAddresses, fetchItem, fetchSavedCards, orderKeys } from '../../../lib/orders';
+import { useViewer } from './useOfferings';
+
+/** How often a lot past its end is read again until its winners are known (live or not). */
+export const LOT_AFTER_END_POLL_MS = 5_000;
+
+/** Past its end and not closed yet: the close is running (live events may not reach us). */
+function closing(lot: AuctionView | undefined, now: number): boolean {
+  return lot !== undefined && lot.phase !== 'closed' && Date.parse(lot.end_at) <= now;
+}
+
+/**
+ * An auction's lot (bid/getbyofferingid) as the viewer sees it: a guest the public lot, a user
+ * also their own bid (`mine`). Once past its end it is read every 5 s until closed, so "Processing
+ * winners" and the result come even without the live channel.
+ */
+export function useAuctionLot(offeringId: string, enabled: boolean) {
+  const viewer = useViewer();
+  return useQuery({
+    queryKey: bidKeys.lot(offeringId, viewer.key),
+    queryFn: ({ signal }) => getAuction(viewer.id, offeringId, signal),
+    enabled: viewer.known && enabled,
+    refetchInterval: (query) =>
+      closing(query.state.data, Date.now()) ? LOT_AFTER_END_POLL_MS : false,
+  });
+}
+
+/** The live fields of a lot a message carries (the rest comes with the refetch). */
+type LotPatch = Partial<Pick<AuctionView, 'end_at' | 'minimBid' | 'highestBid' | 'bids' | 'phase'>>;
+
+function defined(patch: LotPatch): LotPatch {
+  return Object.fromEntries(
+    Object.entries(patch).filter(([, value]) => value !== undefined),
+  ) as LotPatch;
+}
+
+/**
+ * Follows a lot live (spec 001 §7): subscribes to its topic (`offering:<id>`: bid.new,
+ * auction.extended, auction.phase, offering.stats) and hears the viewer's own channel (bid.response,
+ * bid.outbid, auction.result). Each message moves what it carries at once (the end, so the
+ * countdown follows an extension; the minimum next bid; the phase) and reads the lot again; a
+ * reconnect reads it again too. The phase and the result read the offering again.
+ */
+export function useAuctionLive(offeringId: string, enabled: boolean, seller: boolean): void {
+  const queryClient = useQueryClient();
+  const viewer = useViewer();
+  const viewerKey = viewer.key;
+  const userId = viewer.id;
+  const topics = useMemo(() => [topicOf('offering', offeringId)], [offeringId]);
+  const onMessage = useCallback(
+    (message: ServerMessage) => {
+      if (!('offeringId' in message) || message.offeringId !== offeringId) return;
+      let patch: LotPatch;
+      let offeringChanged = false;
+      switch (message.type) {
+        case 'bid.new':
+        case 'offering.stats':
+          patch = {
+            end_at: message.end_at,
+            minimBid: message.minimBid,
+            highestBid: message.highestBid,
+            bids: message.bids,
+          };
+          // The seller's Delist depends on whether bids exist.
+          offeringChanged = seller;
+          break;
+        case 'auction.extended':
+          patch = { end_at: message.end_at };
+          break;
+        case 'auction.phase':
+          patch = { phase: message.phase };
+          offeringChanged = true;
+          break;
+        case 'bid.response':
+        case 'bid.outbid':
+          patch = { minimBid: message.minimBid };
+          break;
+        case 'auction.result':
+          patch = {};
+          offeringChanged = true;
+          break;
+        default:
+          return;
+      }
+      const changes = defined(patch);
+      queryClient.setQueryData<AuctionView>(bidKeys.lot(offeringId, viewerKey), (current) =>
+        current ? { ...current, ...changes } : current,
+      );
+      void queryClient.invalidateQueries({ queryKey: bidKeys.lots(offeringId) });
+      if (offeringChanged) {
+        void queryClient.invalidateQueries({
+          queryKey: offeringKeys.detail(offeringId, viewerKey),
+        });
+      }
+      if (userId !== null && message.type !== 'bid.new' && message.type !== 'offering.stats') {
+        void queryClient.invalidateQueries({ queryKey: bidKeys.allMine(userId) });
+      }
+    },
+    [queryClient, offeringId, viewerKey, userId, seller],
+  );
+  const onOpen = useCallback(
+    ({ reconnect }: { reconnect: boolean }) => {
+      if (reconnect) void queryClient.invalidateQueries({ queryKey: bidKeys.lots(offeringId) });
+    },
+    [queryClient, offeringId],
+  );
+  useLiveMessages(onMessage, enabled && viewer.known, { onOpen, topics });
+}
+
+/** The lot an answer (bid, cancellation) gave: into the cache, and the lists that show it. */
+function useStoreLot(offeringId: string) {
+  const queryClient = useQueryClient();
+  const viewer = useViewer();
+  return useCallback(
+    (view: AuctionView) => {
+      queryClient.setQueryData(bidKeys.lot(offeringId, viewer.key), view);
+      void queryClient.invalidateQueries({ queryKey: offeringKeys.detail(offeringId, viewer.key) });
+      if (viewer.id !== null) {
+        void queryClient.invalidateQueries({ queryKey: bidKeys.allMine(viewer.id) });
+      }
+    },
+    [queryClient, offeringId, viewer.key, viewer.id],
+  );
+}
+
+/** The panel shows each failure itself, so the global mutation toast stays quiet. */
+const shownByThePanel = () => undefined;
+
+export function usePlaceBid(offeringId: string, userId: string) {
+  const store = useStoreLot(offeringId);
+  return useMutation({
+    mutationFn: (body: CreateBidBody) => createBid(userId, body),
+    onSuccess: store,
+    onError: shownByThePanel,
+  });
+}
+
+export function useCancelBid(offeringId: string, userId: string) {
+  const store = useStoreLot(offeringId);
+  return useMutation({
+    mutationFn: () => cancelBid(userId, offeringId),
+    onSuccess: store,
+    onError: shownByThePanel,
+  });
+}
+
+/**
+ * The caller's saved cards (the card backing a bid), read fresh on arrival (a card added on
+ * Stripe's page since) and again when the live channel says they changed.
+ */
+export function useBidCards(userId: string, enabled: boolean) {
+  const queryClient = useQueryClient();
+  useLiveMessages(
+    useCallback(
+      (message: ServerMessage) => {
+        if (message.type === 'payments.cards_updated') {
+          void queryClient.invalidateQueries({ queryKey: orderKeys.cards(userId) });
+        }
+      },
+      [queryClient, userId],
+    ),
+    enabled,
+  );
+  return useQuery({
+    queryKey: orderKeys.cards(userId),
+    queryFn: ({ signal }) => fetchSavedCards(signal),
+    staleTime: 0,
+    enabled,
+  });
+}
+
+/** The item of a physical offering, for its shipping (delivered, and to which countries). */
+export function useItemShipping(itemId: string, userId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: orderKeys.item(itemId, userId),
+    queryFn: ({ signal }) => fetchItem(userId, itemId, signal),
+    enabled,
+  });
+}
+
+export function useBidAddresses(userId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: orderKeys.addresses(userId),
+    queryFn: ({ signal }) => fetchAddresses(userId, signal),
+    enabled,
+  });
+}
