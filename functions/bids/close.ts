@@ -69,19 +69,26 @@ export async function runCloseStep(
   throw new DomainError('unavailable', { message: `The lot of ${offeringId} is busy.` });
 }
 
-/** Sets an offer's order id on the lot (version-checked), unless another run set it first. */
+/**
+ * Sets an offer's order id on the lot (version-checked), unless another run set it first; a winner
+ * paid at once (the card charged at the close) shows paid at once. A lapse is left to the close
+ * step, which offers the copies to the next bids when it sees it.
+ */
 async function recordOrder(
   deps: BidsDeps,
   offeringId: string,
   index: number,
   orderId: string,
+  state: OfferState,
 ): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const lot = await deps.repo.getLot(offeringId);
     const offer = lot?.offers[index];
     if (lot === undefined || offer === undefined || offer.order_id !== null) return;
     const offers = lot.offers.map((entry, at) =>
-      at === index ? { ...entry, order_id: orderId } : entry,
+      at === index
+        ? { ...entry, order_id: orderId, ...(state === 'paid' ? { outcome: 'paid' as const } : {}) }
+        : entry,
     );
     if (await deps.repo.saveLot({ ...lot, offers, version: lot.version + 1 }, lot.version)) return;
   }
@@ -146,7 +153,7 @@ async function performCloseEffects(
           },
           now,
         );
-        await recordOrder(deps, lot.offering_id, effect.index, made.orderId);
+        await recordOrder(deps, lot.offering_id, effect.index, made.orderId, made.state);
         const won = offer.round === 0;
         await deps.notify({
           to: offer.bidder_id,
