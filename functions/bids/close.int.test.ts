@@ -163,6 +163,17 @@ describe('closing an auction', () => {
     });
     expect(await statusOf(needsBank, offering.id)).toBe('winner');
     expect(await statusOf(second, offering.id)).toBe('notwinner');
+    // The winner is told the payment is due (the bank wants them), with the deadline.
+    const due = (
+      await call<NotificationPage>('GET', `/api/notifications/${needsBank.id}`, {
+        token: needsBank.accessToken,
+      })
+    ).json.data.notifications.filter(
+      (notification) =>
+        notification.activity === 'market_paymentdue' && notification.payload.orderId === orderId,
+    );
+    expect(due).toHaveLength(1);
+    expect(due[0]?.payload.time).toBe(end + 2_880 * 60_000);
     expect((await offeringOf(offering.id)).auction_display).toBe('nobids');
 
     const page = await call<CheckoutSession>('POST', '/api/payment-gateway/checkout/create', {

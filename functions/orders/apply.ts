@@ -138,7 +138,7 @@ export async function patchOrder(
   throw new DomainError('unavailable', { message: 'The order is busy; try again.' });
 }
 
-function payloadOf(deps: OrdersDeps, record: OrderRecord, amount?: number) {
+export function payloadOf(deps: OrdersDeps, record: OrderRecord, amount?: number) {
   return {
     itemName: record.item.title,
     itemmarket: record.item.id,

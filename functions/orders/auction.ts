@@ -3,7 +3,7 @@ import { DomainError } from '../core/errors';
 import { newOrderId } from '../core/ids';
 import type { PostalAddress } from '../../shared/schemas/orders';
 import { allCopies, bookableCopies, bookCopyUpdate, type CopyRecord } from '../items/index';
-import { applyOrderEvent, recordPayment } from './apply';
+import { applyOrderEvent, payloadOf, recordPayment } from './apply';
 import type { OrderRecord } from './orders';
 import { newOrderRecord } from './booking';
 import type { OrdersDeps } from './ports';
@@ -216,7 +216,21 @@ async function chargeWinner(
   } else {
     await recordPayment(deps, record.id, 'full', facts, now);
   }
-  return (await deps.repo.get(record.id)) ?? record;
+  const after = (await deps.repo.get(record.id)) ?? record;
+  if (offerStateOf(after) === 'pending' && after.payment_error !== null) {
+    // The bank wants the buyer, or the card failed: they pay on the order page by the deadline.
+    await deps.notify({
+      to: after.buyer.id,
+      activity: 'market_paymentdue',
+      eventKey: `auction:${after.id}:due`,
+      sourceid: after.seller.id,
+      payload: {
+        ...payloadOf(deps, after, after.unit_price * after.quantity),
+        time: Date.parse(after.booking_expires_at),
+      },
+    });
+  }
+  return after;
 }
 
 /** The copies of auction orders (getassignedtokens): which serials, paid or due by when. */
