@@ -13,8 +13,10 @@ import { replay, type BookAction } from '../../shared/auction';
 import type { AuctionView, MyBidsPage } from '../../shared/schemas/bids';
 import type { OfferingDetail } from '../../shared/schemas/offerings';
 import type { SavedCard } from '../../shared/schemas/payments';
+import type { CardPayment, Order } from '../../shared/schemas/orders';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
-import { addCard, listApproved, onboardSeller } from '../orders/testing/market';
+import { ordersDeps } from '../orders/index';
+import { addCard, expireBooking, listApproved, onboardSeller } from '../orders/testing/market';
 import { bidsDeps } from './bids.deps';
 import { sweepAuctions } from './close';
 import { createBid } from './place';
@@ -193,6 +195,41 @@ describe('bidding through the gateway', () => {
     expect(stranger.json.error.code).toBe('market.offering.errors.not_found');
     expect((await lotOf(offering.id)).status).toBe(404);
     expect((await lotOf(offering.id, seller)).json.data.bids).toBe(1);
+  });
+
+  it('buy now until the first bid: the copies leave the lot, an expired booking gives them back', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(2, { buy_price: 5_000 });
+    const buyNow = (user: TestUser) =>
+      call<Order>('POST', `/api/users/${user.id}/offering/assigntoken2preorder`, {
+        token: user.accessToken,
+        body: { order: { offeringid: offering.id, quantity: 1, postaladdress: null } },
+      });
+    const bought = await buyNow(bob);
+    expect(bought.status).toBe(201);
+    expect(bought.json.data.lineItems[0]?.amount).toBe(5_000);
+    const paid = await call<CardPayment>('POST', '/api/payment-gateway/create-payment-intent', {
+      token: bob.accessToken,
+      body: { order_id: bought.json.data.id },
+    });
+    expect(paid.json.data.status).toBe('succeeded');
+    expect((await lotOf(offering.id)).json.data.copies).toBe(1);
+
+    // Carol books the last copy: nothing is left to bid on while her booking runs.
+    const held = await buyNow(carol);
+    expect(held.status).toBe(201);
+    const none = await bid(alice, offering.id, { bidprice: 1_000 });
+    expect(none.status).toBe(409);
+    expect(none.json.error.code).toBe('market.bid.errors.ended');
+    // Her booking runs out unpaid: the copy is the bidding's again.
+    await expireBooking(ordersDeps(), held.json.data.id, new Date(Date.now() + 6 * 60_000));
+    expect((await lotOf(offering.id)).json.data.copies).toBe(1);
+    expect((await bid(alice, offering.id, { bidprice: 1_000 })).status).toBe(201);
+
+    // After the first bid, buy now is over.
+    const late = await buyNow(bob);
+    expect(late.status).toBe(409);
+    expect(late.json.error.code).toBe('market.buy.errors.auction_bids');
   });
 
   it('an auction without bids can be delisted; a bid after that is refused', async (context) => {

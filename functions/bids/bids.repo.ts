@@ -5,6 +5,7 @@ import {
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor } from '../core/cursor';
@@ -93,6 +94,14 @@ export interface BidsRepo {
    * an auction is delisted only without registered bids).
    */
   delistGuardPiece(offeringId: string): TransactItem;
+  /**
+   * The piece a buy-now booking of an auction joins (eBay's rule: buy now until the first bid):
+   * it takes the copies out of the lot, and fails when the lot has a bid, is not open, or has
+   * fewer copies.
+   */
+  buyNowPiece(offeringId: string, quantity: number): TransactItem;
+  /** An expired buy-now booking's copies back into the lot, while it is open. */
+  returnBuyNow(offeringId: string, quantity: number): Promise<void>;
 }
 
 function lotItem(lot: LotRecord): Record<string, unknown> {
@@ -339,6 +348,37 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
         offering_id: raw.offering_id as string,
         end_at: (raw.gsi3sk as string).split('#')[0] ?? '',
       }));
+    },
+
+    buyNowPiece(offeringId, quantity) {
+      return {
+        Update: {
+          TableName,
+          Key: lotKey(offeringId),
+          UpdateExpression: 'SET #a.#c = #a.#c - :q, version = version + :one',
+          ConditionExpression: 'phase = :open AND bidders_count = :zero AND #a.#c >= :q',
+          ExpressionAttributeNames: { '#a': 'auction', '#c': 'copies' },
+          ExpressionAttributeValues: { ':q': quantity, ':one': 1, ':open': 'open', ':zero': 0 },
+        },
+      };
+    },
+
+    async returnBuyNow(offeringId, quantity) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName,
+            Key: lotKey(offeringId),
+            UpdateExpression: 'SET #a.#c = #a.#c + :q, version = version + :one',
+            ConditionExpression: 'phase = :open',
+            ExpressionAttributeNames: { '#a': 'auction', '#c': 'copies' },
+            ExpressionAttributeValues: { ':q': quantity, ':one': 1, ':open': 'open' },
+          }),
+        );
+      } catch (error) {
+        // Closed meanwhile: the offering's end returns unsold copies to the seller.
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
     },
 
     delistGuardPiece(offeringId) {

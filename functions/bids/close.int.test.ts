@@ -283,8 +283,11 @@ describe('closing an auction', () => {
     if (!hasCognito()) return context.skip();
     const offering = await auction(2);
     const end = await endOf(offering.id);
+    // The lot's own workflow may look at the same moment and finish the close itself (the race the
+    // machine is built for): either way the lot ends closed once and the offering expired.
     const step = await closeAt(bidsDeps(), offering.id, end + 1_000);
-    expect(step.next).toBe('release');
+    expect(['release', 'done']).toContain(step.next);
+    expect((await bidsDeps().repo.getLot(offering.id))?.phase).toBe('closed');
     expect((await offeringOf(offering.id)).status).toBe('expired');
     let next = 'release';
     while (next === 'release') {
@@ -297,7 +300,10 @@ describe('closing an auction', () => {
           )
         )?.next ?? 'done';
     }
-    const copies = await allCopies(ordersDeps().items, offering.item.id);
+    const copies = await until(
+      () => allCopies(ordersDeps().items, offering.item.id),
+      (found) => found.every((copy) => copy.status === 'available'),
+    );
     expect(copies.map((copy) => [copy.owner_id, copy.status, copy.offering_id ?? null])).toEqual([
       [seller.id, 'available', null],
       [seller.id, 'available', null],

@@ -191,7 +191,8 @@ async function checkBidder(deps: BidsDeps, lot: LotRecord, callerId: string): Pr
       message: 'You cannot bid on copies of an item you created and sold.',
     });
   }
-  if (lot.phase !== 'open') {
+  // Ended, or every copy bought at the buy-now price before any bid.
+  if (lot.phase !== 'open' || lot.auction.copies === 0) {
     throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
   }
 }

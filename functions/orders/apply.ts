@@ -421,6 +421,9 @@ function chooseCopies(
   offeringId: string,
   now: Date,
 ): CopyRecord[] | null {
+  // An auction's buy-now paid after its booking ran out: its copies went back to the bidding, so
+  // the payment is refunded rather than taking copies the lot counts on.
+  if (order.buy_now === true && order.status === 'order_expired') return null;
   const at = now.toISOString();
   const usable = (copy: CopyRecord) =>
     copy.status === 'blocked' &&

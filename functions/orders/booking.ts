@@ -68,6 +68,8 @@ export interface NewOrderInput {
   unitDeposit: number | null;
   subScope: OrderRecord['sub_scope'];
   assignround: OrderRecord['assignround'];
+  /** An auction's copies at its buy-now price. */
+  buyNow?: boolean;
   /** Until when the copies are booked for the buyer (ISO). */
   expiresAt: string;
   postaladdress: PostalAddress | null;
@@ -111,6 +113,7 @@ export function newOrderRecord(input: NewOrderInput): Omit<OrderRecord, 'serials
     first_sale: offering.seller_id === item.creator_id,
     sub_scope: input.subScope,
     assignround: input.assignround,
+    ...(input.buyNow === true ? { buy_now: true } : {}),
     quantity: input.quantity,
     currency: offering.currency as CurrencyCode,
     unit_price: input.unitPrice,
@@ -207,9 +210,11 @@ export async function preorder(deps: OrdersDeps, input: PreorderInput, now: Date
     });
   }
   const at = now.getTime();
+  // An auction sells at its buy-now price until its first bid (eBay's rule; docs/auctions.md).
+  const buyNow = offering.type === 'auction' && offering.buy_price !== null;
   if (
     offering.status !== 'validated' ||
-    offering.type !== 'fixed' ||
+    (offering.type !== 'fixed' && !buyNow) ||
     at < Date.parse(offering.start_at) ||
     at >= Date.parse(offering.end_at)
   ) {
@@ -248,10 +253,11 @@ export async function preorder(deps: OrdersDeps, input: PreorderInput, now: Date
     item,
     buyer,
     quantity: input.quantity,
-    unitPrice: offering.price,
-    unitDeposit: offering.payment_mode === 'deposit' ? offering.deposit : null,
+    unitPrice: buyNow ? (offering.buy_price ?? offering.price) : offering.price,
+    unitDeposit: !buyNow && offering.payment_mode === 'deposit' ? offering.deposit : null,
     subScope: 'purchase',
     assignround: null,
+    buyNow,
     expiresAt,
     postaladdress: input.postaladdress,
     idempotencyKey: input.idempotencyKey ?? null,
@@ -290,7 +296,13 @@ export async function preorder(deps: OrdersDeps, input: PreorderInput, now: Date
             fingerprint,
             ttl: Math.floor(at / 1000),
           },
+      buyNow ? deps.auctions.buyNowPiece(offering.id, input.quantity) : undefined,
     );
+    if (outcome === 'guard') {
+      throw new DomainError('market.buy.errors.auction_bids', {
+        message: 'Buy now ended with the first bid: bid on this auction instead.',
+      });
+    }
     if (outcome === 'replay') return preorder(deps, input, now);
     if (outcome === 'booked') {
       await deps.startBookingExpiry(orderId, expiresAt);
@@ -310,9 +322,17 @@ export async function expireBooking(
   orderId: string,
   now: Date,
 ): Promise<{ orderId: string; status: string }> {
-  const { record } = await applyOrderEvent(deps, orderId, { type: 'booking_expired' }, now, {
-    strict: false,
-  });
+  const { record, applied } = await applyOrderEvent(
+    deps,
+    orderId,
+    { type: 'booking_expired' },
+    now,
+    { strict: false },
+  );
+  // An auction's buy-now booking that ran out gives its copies back to the lot's bidding.
+  if (applied && record.status === 'order_expired' && record.buy_now === true) {
+    await deps.auctions.returnBuyNow(record.offering_id, record.quantity);
+  }
   if (isBooked(record)) {
     // Woken a moment early (clocks differ): the workflow's retry comes back after the expiry.
     throw new Error(`The booking of ${orderId} runs until ${record.booking_expires_at}`);

@@ -1,6 +1,7 @@
 import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { executionName, startWorkflow } from '../core/workflows';
+import { createBidsRepo } from '../bids/index';
 import { createItemsRepo } from '../items/index';
 import { notify, notifyDeps } from '../notifications/index';
 import { afterSale, createOfferingsRepo, offeringsDeps } from '../offerings/index';
@@ -38,7 +39,12 @@ export function ordersDeps(): OrdersDeps {
   const profiles = createProfileStore({ doc, tableName });
   const offerings = createOfferingsRepo({ doc, tableName });
   const payments = paymentsDeps();
+  const lots = createBidsRepo({ doc, tableName });
   return {
+    auctions: {
+      buyNowPiece: (offeringId, quantity) => lots.buyNowPiece(offeringId, quantity),
+      returnBuyNow: (offeringId, quantity) => lots.returnBuyNow(offeringId, quantity),
+    },
     repo: createOrdersRepo({ doc, tableName }),
     items: createItemsRepo({ doc, tableName }),
     offerings: {

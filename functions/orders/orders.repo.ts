@@ -59,7 +59,9 @@ export interface OrdersRepo {
     record: OrderRecord,
     copies: readonly TransactItem[],
     idempotency: { key: string; fingerprint: string; ttl: number } | null,
-  ): Promise<'booked' | 'taken' | 'replay'>;
+    /** Another domain's piece the booking needs (an auction's buy-now guard), last. */
+    guard?: TransactItem,
+  ): Promise<'booked' | 'taken' | 'replay' | 'guard'>;
   getReplay(
     userId: string,
     key: string,
@@ -260,7 +262,7 @@ export function createOrdersRepo(deps: {
     orderPiece,
     activityPiece,
 
-    async book(record, copies, idempotency) {
+    async book(record, copies, idempotency, guard) {
       const items: TransactItem[] = [
         orderPiece(record, null),
         activityPiece(record.buyer.id, record.id, 'buyer'),
@@ -276,6 +278,7 @@ export function createOrdersRepo(deps: {
               }),
             ]),
         ...copies,
+        ...(guard === undefined ? [] : [guard]),
       ];
       try {
         await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -283,6 +286,9 @@ export function createOrdersRepo(deps: {
       } catch (error) {
         const reasons = cancellationReasons(error);
         if (reasons === undefined) throw error;
+        if (guard !== undefined && reasons[items.length - 1]?.Code === 'ConditionalCheckFailed') {
+          return 'guard';
+        }
         if (idempotency !== null && reasons[2]?.Code === 'ConditionalCheckFailed') return 'replay';
         if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return 'taken';
         // TransactionConflict: another booking is writing the same copies now.

@@ -36,7 +36,7 @@ export const ordersRoutes = {
     auth: 'user',
     group: 'orders',
     summary:
-      'Books copies of a fixed-price offering for 5 minutes and answers the order (201; Idempotency-Key optional: a retry answers the same order); 409 market.buy.errors.booked when not enough copies are free, 403 market.buy.errors.creator / own_offering, 400 market.buy.errors.address_required / country / quantity, 409 not_on_sale',
+      'Books copies of a fixed-price offering, or of an auction at its buy-now price until its first bid (409 market.buy.errors.auction_bids after), for 5 minutes and answers the order (201; Idempotency-Key optional: a retry answers the same order); 409 market.buy.errors.booked when not enough copies are free, 403 market.buy.errors.creator / own_offering, 400 market.buy.errors.address_required / country / quantity, 409 not_on_sale',
     tags: TAGS,
     request: { path: offeringsUserPathSchema, body: preorderBodySchema },
     response: orderSchema,

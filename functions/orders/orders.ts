@@ -65,6 +65,8 @@ export interface OrderRecord extends OrderState {
   sub_scope: 'purchase' | 'auction';
   /** Auction orders (spec 000 §3 Order assignround): made for a winner or a substitute. */
   assignround: 'winner' | 'substitute' | null;
+  /** Bought at an auction's buy-now price (its copies came out of the lot's bidding). */
+  buy_now?: boolean;
   quantity: number;
   /** The copies' serials (booked, then sold). */
   serials: number[];

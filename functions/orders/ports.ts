@@ -71,6 +71,15 @@ export interface OrderOfferings {
 }
 
 export interface OrdersDeps {
+  /**
+   * The bids domain's side of buying an auction's copies now (plugged in by orders.deps.ts): the
+   * piece a booking joins (no bid yet, copies taken out of the lot) and the return of an expired
+   * booking's copies.
+   */
+  auctions: {
+    buyNowPiece(offeringId: string, quantity: number): Record<string, unknown>;
+    returnBuyNow(offeringId: string, quantity: number): Promise<void>;
+  };
   repo: OrdersRepo;
   items: OrderItemsRepo;
   offerings: OrderOfferings;

@@ -169,6 +169,7 @@ export const ERROR_CODES = {
   'market.buy.errors.one_line': 'invalid',
   'market.buy.errors.address_required': 'invalid',
   'market.buy.errors.country': 'invalid',
+  'market.buy.errors.auction_bids': 'conflict',
   // Bidding (spec 000 §8 Bid, §5 bid rules; issue 13). Texts: web/src/locales/en.json.
   'market.bid.errors.generic': 'unavailable',
   'market.bid.errors.beaten': 'conflict',

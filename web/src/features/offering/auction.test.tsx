@@ -463,6 +463,30 @@ describe('auction panel', () => {
     expect(await within(article).findByText('$18,50')).toBeTruthy();
   });
 
+  it('offers Buy now on an auction with a buy-now price until its first bid', async () => {
+    asBidder(
+      () =>
+        auctionViewFixture({ bids: 0, bidlist: [], highestBid: null, minimBid: 1000, copies: 1 }),
+      {
+        [`${USER}/offering/getofferingbyid/${ID}`]: () =>
+          ok(auctionDetailFixture({ buy_price: 5000, bids: 0 })),
+      },
+    );
+    renderRoute(PAGE);
+    const card = await panel();
+    expect(await within(card).findByRole('button', { name: 'Buy now' })).toBeTruthy();
+  });
+
+  it('offers no Buy now once the auction has a bid', async () => {
+    asBidder(() => auctionViewFixture(), {
+      [`${USER}/offering/getofferingbyid/${ID}`]: () =>
+        ok(auctionDetailFixture({ buy_price: 5000 })),
+    });
+    renderRoute(PAGE);
+    await bidForm();
+    expect(within(await panel()).queryByRole('button', { name: 'Buy now' })).toBeNull();
+  });
+
   it('shows the seller the lot and their reserve, without the form', async () => {
     storeSignedInSession();
     amplify.fetchAuthSession.mockResolvedValue(signedInSession);

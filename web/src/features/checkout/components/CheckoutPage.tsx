@@ -44,12 +44,16 @@ type StepNumber = 1 | 2 | 3;
 const itemPath = (offering: OfferingDetail) =>
   `/market/product/${encodeURIComponent(offering.item.id)}?offering=${encodeURIComponent(offering.id)}`;
 
-/** Whether the offering can be bought now: a validated fixed-price sale running with copies left. */
+/**
+ * Whether the offering can be bought now: a validated fixed-price sale running with copies left,
+ * or an auction's buy-now price (the server refuses it once the auction has a bid).
+ */
 function onSale(offering: OfferingDetail, now: number): boolean {
   return (
-    offering.type === 'fixed' &&
+    (offering.type === 'fixed'
+      ? offering.display_status === 'buy_now'
+      : offering.buy_price !== null && offering.display_status === 'auction') &&
     offering.status === 'validated' &&
-    offering.display_status === 'buy_now' &&
     offering.copies_left > 0 &&
     Date.parse(offering.start_at) <= now &&
     Date.parse(offering.end_at) > now

@@ -71,7 +71,14 @@ export function ItemHeader({
         </Typography>
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
           <Typography sx={{ fontWeight: 600 }}>
-            {t('checkout.item.price', { price: price(offering.price) })}
+            {t('checkout.item.price', {
+              // An auction is bought at its buy-now price.
+              price: price(
+                offering.type === 'auction' && offering.buy_price !== null
+                  ? offering.buy_price
+                  : offering.price,
+              ),
+            })}
           </Typography>
           {offering.payment_mode === 'deposit' && offering.deposit !== null ? (
             <Chip

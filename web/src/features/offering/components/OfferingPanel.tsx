@@ -190,15 +190,19 @@ function OfferingView({
     Date.parse(lot.data?.end_at ?? offering.end_at) > now;
   // Anyone signed in but the seller (whose panel has no form) may bid.
   const canBid = biddable && detail !== undefined && !seller;
+  // An auction sells at its buy-now price until its first bid (eBay's rule; docs/auctions.md).
+  const auctionBuyNow =
+    biddable && offering.buy_price !== null && lot.data?.bids === 0 && (lot.data.copies ?? 0) > 0;
   const canBuy =
     detail !== undefined &&
     !seller &&
-    offering.type === 'fixed' &&
     offering.status === 'validated' &&
-    offering.display_status === 'buy_now' &&
-    offering.copies_left > 0 &&
-    started &&
-    Date.parse(offering.end_at) > now;
+    ((offering.type === 'fixed' &&
+      offering.display_status === 'buy_now' &&
+      offering.copies_left > 0 &&
+      started &&
+      Date.parse(offering.end_at) > now) ||
+      auctionBuyNow);
 
   return (
     <Paper
