@@ -1,11 +1,11 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DomainError } from '../core/errors';
 import { newOrderId } from '../core/ids';
 import type { PostalAddress } from '../../shared/schemas/orders';
-import { allCopies, bookableCopies, bookCopyUpdate, type CopyRecord } from '../items/index';
+import { allCopies, bookableCopies, bookCopyUpdate } from '../items/index';
 import { applyOrderEvent, payloadOf, recordPayment } from './apply';
 import type { OrderRecord } from './orders';
-import { newOrderRecord } from './booking';
+import { newOrderRecord, pick } from './booking';
 import type { OrdersDeps } from './ports';
 
 /**
@@ -58,15 +58,6 @@ function fingerprintOf(input: AuctionOfferInput): string {
   return createHash('sha256')
     .update(JSON.stringify({ offering: input.offeringId, round: input.round, q: input.quantity }))
     .digest('hex');
-}
-
-function pick(copies: readonly CopyRecord[], count: number): CopyRecord[] {
-  const pool = [...copies];
-  for (let index = pool.length - 1; index > 0; index -= 1) {
-    const other = randomInt(index + 1);
-    [pool[index], pool[other]] = [pool[other] as CopyRecord, pool[index] as CopyRecord];
-  }
-  return pool.slice(0, count);
 }
 
 /**

@@ -136,7 +136,7 @@ export function newOrderRecord(input: NewOrderInput): Omit<OrderRecord, 'serials
 }
 
 /** Picks `count` of the free copies at random, so concurrent buyers rarely reach for the same. */
-function pick(copies: readonly CopyRecord[], count: number): CopyRecord[] {
+export function pick(copies: readonly CopyRecord[], count: number): CopyRecord[] {
   const pool = [...copies];
   for (let index = pool.length - 1; index > 0; index -= 1) {
     const other = randomInt(index + 1);
