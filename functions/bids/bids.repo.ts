@@ -8,6 +8,8 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { decodeCursor, encodeCursor } from '../core/cursor';
 import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
 import type { BidStatus } from '../../shared/schemas/bids';
@@ -61,20 +63,25 @@ export interface Page<T> {
 /** A transaction entry another domain joins into its own transaction. */
 export type TransactItem = Record<string, unknown>;
 
+export type CommitResult =
+  { written: true } | { written: false; current: LotRecord | undefined; conflict: boolean };
+
 export interface BidsRepo {
   tableName: string;
   getLot(offeringId: string): Promise<LotRecord | undefined>;
   getLots(offeringIds: readonly string[]): Promise<LotRecord[]>;
   /**
    * Writes the lot conditioned on the version read (0: it must not exist), with the log lines and
-   * bidder entries of the change, in one transaction. false when another write came first.
+   * bidder entries of the change, in one transaction. When another write came first: not written,
+   * with the lot as that write left it when DynamoDB returned it (ReturnValuesOnConditionCheckFailure),
+   * so the caller can retry without reading it again.
    */
   commit(
     lot: LotRecord,
     expected: number,
     log: readonly BidLogLine[],
     bidders: readonly BidderRecord[],
-  ): Promise<boolean>;
+  ): Promise<CommitResult>;
   /** The lot alone, conditioned on the version read (0: it must not exist). */
   saveLot(lot: LotRecord, expected: number): Promise<boolean>;
   logOf(offeringId: string): Promise<BidLogLine[]>;
@@ -207,7 +214,14 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
 
     async commit(lot, expected, log, bidders) {
       const items: TransactItem[] = [
-        { Put: { TableName, Item: lotItem(lot), ...lotCondition(expected) } },
+        {
+          Put: {
+            TableName,
+            Item: lotItem(lot),
+            ...lotCondition(expected),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
         ...log.map((line) => ({
           Put: {
             TableName,
@@ -224,12 +238,27 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       ];
       try {
         await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
-        return true;
+        return { written: true };
       } catch (error) {
         const reasons = cancellationReasons(error);
-        if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+        const lotReason = reasons?.[0];
+        if (lotReason?.Code === 'ConditionalCheckFailed') {
+          // The document client leaves a cancellation's item in DynamoDB's own attribute format.
+          const raw = lotReason.Item as Record<string, AttributeValue> | undefined;
+          return {
+            written: false,
+            current: raw === undefined ? undefined : lotOf(unmarshall(raw)),
+            conflict: false,
+          };
+        }
+        // A log line already written is a lot that moved on (its line index is taken).
+        if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) {
+          return { written: false, current: undefined, conflict: false };
+        }
         // Two writers of one lot at the same instant: DynamoDB cancels one with a conflict.
-        if (reasons?.some((reason) => reason.Code === 'TransactionConflict')) return false;
+        if (reasons?.some((reason) => reason.Code === 'TransactionConflict')) {
+          return { written: false, current: undefined, conflict: true };
+        }
         throw error;
       }
     },

@@ -26,7 +26,14 @@ export const followUpSchema = z.object({
   visible: z.number().int(),
   quantity: z.number().int(),
   held: z.boolean(),
+  /**
+   * The bidder's first bid on the lot (or their first since retracting): the seller is told of a
+   * new bidder, not of every rebid (a hot lot's rebids would flood them; the page shows the rest).
+   */
+  newBidder: z.boolean().default(true),
   outbid: z.array(z.string()),
+  /** The outbid bidders' nicks, as watchers see them. */
+  outbidNicks: z.array(z.string()).default([]),
   extended: z.boolean(),
   /** Refresh the offering's counters (cards, delisting) now. */
   sync: z.boolean(),
@@ -48,10 +55,13 @@ export function followUpOf(
     sync: boolean;
     bidderId: string;
     line: BidLogLine;
+    /** The bidder had no standing bid on the lot before this line. */
+    newBidder: boolean;
   },
 ): FollowUp {
   const { standing } = change.outcome;
   const held = standing.allocation.find((w) => w.bidder_id === change.bidderId);
+  const outbid = change.outcome.outbid.filter((userId) => userId !== change.bidderId);
   return {
     offeringId: lot.offering_id,
     sellerId: lot.seller_id,
@@ -63,7 +73,9 @@ export function followUpOf(
     visible: held?.price ?? change.line.max,
     quantity: change.line.quantity,
     held: held !== undefined,
-    outbid: change.outcome.outbid.filter((userId) => userId !== change.bidderId),
+    newBidder: change.line.kind === 'bid' && change.newBidder,
+    outbid,
+    outbidNicks: outbid.map((userId) => lot.bidders[userId]?.nick ?? ''),
     extended: change.outcome.extended,
     sync: change.sync,
     minimBid: standing.min_next,
@@ -109,10 +121,13 @@ export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date
         minimBid: input.minimBid,
         highestBid: input.highestBid,
         nick: input.nick,
+        outbid: input.outbidNicks,
         bids: input.bids,
         end_at: input.endAt,
       }),
     );
+  }
+  if (input.newBidder) {
     steps.push(() =>
       deps.notify({
         to: input.sellerId,
@@ -126,7 +141,8 @@ export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date
         },
       }),
     );
-  } else {
+  }
+  if (input.kind === 'cancel') {
     steps.push(() =>
       deps.publishTopic(topic, {
         type: 'offering.stats',

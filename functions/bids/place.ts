@@ -236,11 +236,117 @@ function busy(): DomainError {
   });
 }
 
-export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Promise<AuctionView> {
+/**
+ * The lots this container last wrote or saw, by offering (a warm Lambda keeps them between calls):
+ * a bid starts from its container's copy instead of reading the lot again. The copy may be stale;
+ * then the version-conditioned write fails and DynamoDB hands back the lot as it stands, so a bid
+ * never costs more requests than reading first would. A refusal is only ever given on a lot just
+ * read (a stale copy could refuse a bid that a retraction since made valid).
+ */
+const recentLots = new Map<string, LotRecord>();
+const RECENT_LOTS_MAX = 256;
+
+function remember(lot: LotRecord): void {
+  recentLots.delete(lot.offering_id);
+  recentLots.set(lot.offering_id, lot);
+  if (recentLots.size > RECENT_LOTS_MAX) {
+    const oldest = recentLots.keys().next().value;
+    if (oldest !== undefined) recentLots.delete(oldest);
+  }
+}
+
+/** Forgets the container's copies (tests that rewrite lots behind the use case's back). */
+export function forgetRecentLots(): void {
+  recentLots.clear();
+}
+
+/** What a bid or a cancellation changes, decided on one reading of the lot. */
+interface LotChange {
+  outcome: Extract<BidOutcome, { ok: true }>;
+  /** The new lot, before its log index, version and counters' sync are set. */
+  next: LotRecord;
+  line: Omit<BidLogLine, 'index'>;
+  bidder: BidderRecord;
+  newBidder: boolean;
+}
+
+/**
+ * Applies a change to a lot, one at a time with every other writer: decides on the lot (the
+ * container's copy, else read), writes it conditioned on the version decided on, and on a lost
+ * race decides again on the lot as it now stands. Hands what follows to the bid-events workflow
+ * and answers the lot as the caller sees it.
+ */
+async function changeLot(
+  deps: BidsDeps,
+  offeringId: string,
+  callerId: string,
+  now: Date,
+  decide: (lot: LotRecord) => Promise<LotChange>,
+): Promise<AuctionView> {
   const started = Date.now();
-  let card: CardRef | null = null;
+  let known: { lot: LotRecord; expected: number; fresh: boolean } | null = null;
   for (let attempt = 0; ; attempt += 1) {
-    const { lot, expected } = await loadLot(deps, input.offeringId);
+    if (known === null) {
+      const recent = recentLots.get(offeringId);
+      known =
+        recent === undefined
+          ? { ...(await loadLot(deps, offeringId)), fresh: true }
+          : { lot: recent, expected: recent.version, fresh: false };
+    }
+    const { lot, expected, fresh } = known;
+    let change: LotChange;
+    try {
+      change = await decide(lot);
+    } catch (error) {
+      if (!fresh && error instanceof DomainError) {
+        known = null;
+        recentLots.delete(offeringId);
+        continue;
+      }
+      throw error;
+    }
+    const at = now.toISOString();
+    const next: LotRecord = { ...change.next, log: lot.log + 1, version: expected + 1 };
+    const sync = syncDue(next, now, change.outcome.extended);
+    Object.assign(
+      next,
+      sync
+        ? { synced_at: at, synced_bids: next.auction.book.length, stale: false }
+        : { stale: true },
+    );
+    const line: BidLogLine = { ...change.line, index: lot.log };
+    const result = await deps.repo.commit(next, expected, [line], [change.bidder]);
+    if (result.written) {
+      remember(next);
+      await followUp(
+        deps,
+        followUpOf(next, {
+          outcome: change.outcome,
+          sync,
+          bidderId: callerId,
+          line,
+          newBidder: change.newBidder,
+        }),
+      );
+      return viewOf(next, callerId, now);
+    }
+    if (result.current === undefined) {
+      recentLots.delete(offeringId);
+      known = null;
+    } else {
+      remember(result.current);
+      known = { lot: result.current, expected: result.current.version, fresh: true };
+    }
+    if (Date.now() - started > BUSY_BUDGET_MS) throw busy();
+    // A write that lost to another with the lot in hand decides again at once; a conflict (two
+    // writes at the same instant) or a lot to read again backs off first.
+    if (known === null || result.conflict) await backoff(attempt);
+  }
+}
+
+export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Promise<AuctionView> {
+  let card: CardRef | null = null;
+  return changeLot(deps, input.offeringId, input.callerId, now, async (lot) => {
     await checkBidder(deps, lot, input.callerId);
     if (input.currency !== lot.currency) {
       throw new DomainError('market.bid.errors.currency', {
@@ -266,56 +372,45 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
     const address = addressFor(lot, input.callerId, input.postaladdress);
     card ??= await cardFor(deps, lot, input.callerId, input.payment_method, now);
     const at = now.toISOString();
-    const next: LotRecord = {
-      ...lot,
-      auction: outcome.state,
-      bidders: {
-        ...lot.bidders,
-        [input.callerId]: {
-          bidid: info?.bidid ?? `${lot.offering_id}-${outcome.seq}`,
-          nick,
-          card,
-          first_at: info?.first_at ?? at,
-          last_at: at,
-          cancelled_at: null,
-          address,
+    return {
+      outcome,
+      next: {
+        ...lot,
+        auction: outcome.state,
+        bidders: {
+          ...lot.bidders,
+          [input.callerId]: {
+            bidid: info?.bidid ?? `${lot.offering_id}-${outcome.seq}`,
+            nick,
+            card,
+            first_at: info?.first_at ?? at,
+            last_at: at,
+            cancelled_at: null,
+            address,
+          },
         },
       },
-      log: lot.log + 1,
-      version: expected + 1,
+      line: {
+        kind: 'bid',
+        bidder_id: input.callerId,
+        nick,
+        amount: input.bidprice,
+        max: input.maxbid ?? input.bidprice,
+        quantity: input.quantity,
+        seq: outcome.seq,
+        at,
+      },
+      bidder: {
+        offering_id: lot.offering_id,
+        bidder_id: input.callerId,
+        group: 'active',
+        status: null,
+        last_at: at,
+      },
+      // The seller hears of a new bidder (or one back after retracting), not of each rebid.
+      newBidder: info === undefined || info.cancelled_at !== null,
     };
-    const sync = syncDue(next, now, outcome.extended);
-    Object.assign(
-      next,
-      sync
-        ? { synced_at: at, synced_bids: next.auction.book.length, stale: false }
-        : { stale: true },
-    );
-    const line: BidLogLine = {
-      index: lot.log,
-      kind: 'bid',
-      bidder_id: input.callerId,
-      nick,
-      amount: input.bidprice,
-      max: input.maxbid ?? input.bidprice,
-      quantity: input.quantity,
-      seq: outcome.seq,
-      at,
-    };
-    const bidder: BidderRecord = {
-      offering_id: lot.offering_id,
-      bidder_id: input.callerId,
-      group: 'active',
-      status: null,
-      last_at: at,
-    };
-    if (await deps.repo.commit(next, expected, [line], [bidder])) {
-      await followUp(deps, followUpOf(next, { outcome, sync, bidderId: input.callerId, line }));
-      return viewOf(next, input.callerId, now);
-    }
-    if (Date.now() - started > BUSY_BUDGET_MS) throw busy();
-    await backoff(attempt);
-  }
+  });
 }
 
 export async function cancelBid(
@@ -323,9 +418,7 @@ export async function cancelBid(
   input: { callerId: string; offeringId: string },
   now: Date,
 ): Promise<AuctionView> {
-  const started = Date.now();
-  for (let attempt = 0; ; attempt += 1) {
-    const { lot, expected } = await loadLot(deps, input.offeringId);
+  return changeLot(deps, input.offeringId, input.callerId, now, async (lot) => {
     if (!(await mayBid(lot, input.callerId, deps.offerings.isInvited))) throw notFound();
     if (lot.phase !== 'open') {
       throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
@@ -341,43 +434,31 @@ export async function cancelBid(
     const info = lot.bidders[input.callerId];
     if (info === undefined) throw new Error('a bid without its bidder');
     const entry = lot.auction.book.find((candidate) => candidate.bidder_id === input.callerId);
-    const next: LotRecord = {
-      ...lot,
-      auction: outcome.state,
-      bidders: { ...lot.bidders, [input.callerId]: { ...info, cancelled_at: at } },
-      log: lot.log + 1,
-      version: expected + 1,
+    return {
+      outcome,
+      next: {
+        ...lot,
+        auction: outcome.state,
+        bidders: { ...lot.bidders, [input.callerId]: { ...info, cancelled_at: at } },
+      },
+      line: {
+        kind: 'cancel',
+        bidder_id: input.callerId,
+        nick: info.nick,
+        amount: entry?.amount ?? 0,
+        max: entry?.max ?? 0,
+        quantity: entry?.quantity ?? 0,
+        seq: outcome.seq,
+        at,
+      },
+      bidder: {
+        offering_id: lot.offering_id,
+        bidder_id: input.callerId,
+        group: 'active',
+        status: 'cancelled',
+        last_at: at,
+      },
+      newBidder: false,
     };
-    const sync = syncDue(next, now, outcome.extended);
-    Object.assign(
-      next,
-      sync
-        ? { synced_at: at, synced_bids: next.auction.book.length, stale: false }
-        : { stale: true },
-    );
-    const line: BidLogLine = {
-      index: lot.log,
-      kind: 'cancel',
-      bidder_id: input.callerId,
-      nick: info.nick,
-      amount: entry?.amount ?? 0,
-      max: entry?.max ?? 0,
-      quantity: entry?.quantity ?? 0,
-      seq: outcome.seq,
-      at,
-    };
-    const bidder: BidderRecord = {
-      offering_id: lot.offering_id,
-      bidder_id: input.callerId,
-      group: 'active',
-      status: 'cancelled',
-      last_at: at,
-    };
-    if (await deps.repo.commit(next, expected, [line], [bidder])) {
-      await followUp(deps, followUpOf(next, { outcome, sync, bidderId: input.callerId, line }));
-      return viewOf(next, input.callerId, now);
-    }
-    if (Date.now() - started > BUSY_BUDGET_MS) throw busy();
-    await backoff(attempt);
-  }
+  });
 }

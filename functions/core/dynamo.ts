@@ -4,6 +4,12 @@
  */
 export interface CancellationReason {
   Code?: string;
+  /**
+   * The item as it stood, for a piece written with ReturnValuesOnConditionCheckFailure ALL_OLD
+   * whose condition failed (in DynamoDB's attribute-value format: the document client does not
+   * convert errors).
+   */
+  Item?: Record<string, unknown>;
 }
 
 /**

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../core/errors';
 import { newOrderId } from '../core/ids';
 import type { PostalAddress } from '../../shared/schemas/orders';
-import { allCopies, bookableCopies, bookCopyUpdate } from '../items/index';
 import { applyOrderEvent, payloadOf, recordPayment } from './apply';
 import type { OrderRecord } from './orders';
-import { newOrderRecord, pick } from './booking';
+import { bookFreeCopies, newOrderRecord } from './booking';
 import type { OrdersDeps } from './ports';
 
 /**
@@ -127,27 +126,19 @@ async function bookOffer(
     // Another run of the close (the sweeper's, a retry) may have booked this offer meanwhile.
     const found = attempt === 0 ? undefined : await replayed();
     if (found !== undefined) return found;
-    const free = bookableCopies(await allCopies(deps.items, offering.item_id), offering.id, now);
-    if (free.length < input.quantity) break;
-    const chosen = pick(free, input.quantity);
-    const record: OrderRecord = {
-      ...base,
-      serials: chosen.map((copy) => copy.serial).sort((a, b) => a - b),
-    };
-    const outcome = await deps.repo.book(
-      record,
-      chosen.map((copy) => ({
-        Update: bookCopyUpdate(deps.repo.tableName, {
-          itemId: copy.item_id,
-          serial: copy.serial,
-          offeringId: offering.id,
-          orderId,
-          until: input.deadline,
-          now: now.toISOString(),
-        }),
-      })),
-      { key, fingerprint, ttl: Math.floor(Date.parse(input.deadline) / 1000) },
+    const tried = await bookFreeCopies(
+      deps,
+      {
+        base,
+        offeringId: offering.id,
+        itemId: offering.item_id,
+        until: input.deadline,
+        idempotency: { key, fingerprint, ttl: Math.floor(Date.parse(input.deadline) / 1000) },
+      },
+      now,
     );
+    if (tried.outcome === 'short') break;
+    const { outcome, record } = tried;
     if (outcome === 'booked') {
       await deps.startBookingExpiry(orderId, input.deadline);
       return record;

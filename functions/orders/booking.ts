@@ -16,6 +16,7 @@ import type { OfferingRecord } from '../offerings/index';
 import { applyOrderEvent, orderNotFound } from './apply';
 import { isBooked } from './order.machine';
 import { toOrder, type OrderRecord } from './orders';
+import type { TransactItem } from './orders.repo';
 import type { OrdersDeps } from './ports';
 
 /**
@@ -145,6 +146,51 @@ export function pick(copies: readonly CopyRecord[], count: number): CopyRecord[]
   return pool.slice(0, count);
 }
 
+/**
+ * One booking attempt (checkout's and an auction offer's): picks the order's copies among the
+ * item's free ones and books them with the order in one transaction. `short` when fewer copies
+ * are free than the order needs; otherwise the record with its serials and the repo's outcome.
+ */
+export async function bookFreeCopies(
+  deps: Pick<OrdersDeps, 'items' | 'repo'>,
+  booking: {
+    base: Omit<OrderRecord, 'serials'>;
+    offeringId: string;
+    itemId: string;
+    until: string;
+    idempotency: { key: string; fingerprint: string; ttl: number } | null;
+    guard?: TransactItem;
+  },
+  now: Date,
+): Promise<
+  { outcome: 'short' } | { outcome: 'booked' | 'taken' | 'replay' | 'guard'; record: OrderRecord }
+> {
+  const { base } = booking;
+  const free = bookableCopies(await allCopies(deps.items, booking.itemId), booking.offeringId, now);
+  if (free.length < base.quantity) return { outcome: 'short' };
+  const chosen = pick(free, base.quantity);
+  const record: OrderRecord = {
+    ...base,
+    serials: chosen.map((copy) => copy.serial).sort((a, b) => a - b),
+  };
+  const outcome = await deps.repo.book(
+    record,
+    chosen.map((copy) => ({
+      Update: bookCopyUpdate(deps.repo.tableName, {
+        itemId: copy.item_id,
+        serial: copy.serial,
+        offeringId: booking.offeringId,
+        orderId: base.id,
+        until: booking.until,
+        now: now.toISOString(),
+      }),
+    })),
+    booking.idempotency,
+    booking.guard,
+  );
+  return { outcome, record };
+}
+
 /** The order a keyed booking made already (its expiry started again: idempotent), if any. */
 async function replayOf(
   deps: OrdersDeps,
@@ -245,7 +291,6 @@ export async function preorder(deps: OrdersDeps, input: PreorderInput, now: Date
     }
   }
   const orderId = newOrderId(now);
-  const iso = now.toISOString();
   const expiresAt = new Date(at + TIMINGS.productBookingMs).toISOString();
   const base = newOrderRecord({
     orderId,
@@ -270,34 +315,23 @@ export async function preorder(deps: OrdersDeps, input: PreorderInput, now: Date
       const again = await replayOf(deps, input, fingerprint, now);
       if (again !== undefined) return again;
     }
-    const free = bookableCopies(await allCopies(deps.items, offering.item_id), offering.id, now);
-    if (free.length < input.quantity) break;
-    const chosen = pick(free, input.quantity);
-    const record: OrderRecord = {
-      ...base,
-      serials: chosen.map((copy) => copy.serial).sort((a, b) => a - b),
-    };
-    const outcome = await deps.repo.book(
-      record,
-      chosen.map((copy) => ({
-        Update: bookCopyUpdate(deps.repo.tableName, {
-          itemId: copy.item_id,
-          serial: copy.serial,
-          offeringId: offering.id,
-          orderId,
-          until: expiresAt,
-          now: iso,
-        }),
-      })),
-      input.idempotencyKey === undefined
-        ? null
-        : {
-            key: input.idempotencyKey,
-            fingerprint,
-            ttl: Math.floor(at / 1000),
-          },
-      buyNow ? deps.auctions.buyNowPiece(offering.id, input.quantity) : undefined,
+    const tried = await bookFreeCopies(
+      deps,
+      {
+        base,
+        offeringId: offering.id,
+        itemId: offering.item_id,
+        until: expiresAt,
+        idempotency:
+          input.idempotencyKey === undefined
+            ? null
+            : { key: input.idempotencyKey, fingerprint, ttl: Math.floor(at / 1000) },
+        guard: buyNow ? deps.auctions.buyNowPiece(offering.id, input.quantity) : undefined,
+      },
+      now,
     );
+    if (tried.outcome === 'short') break;
+    const { outcome, record } = tried;
     if (outcome === 'guard') {
       throw new DomainError('market.buy.errors.auction_bids', {
         message: 'Buy now ended with the first bid: bid on this auction instead.',

@@ -149,7 +149,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   /**
    * "new bid": the visible amount per copy, the copies asked, the new threshold and current price,
-   * the bidder's nick, the bidder count and the (possibly extended) end.
+   * the bidder's nick, the bidder count and the (possibly extended) end, and "outbid": the nicks of
+   * the bidders this bid took copies from (one frame per watcher per bid, not two).
    */
   event('bid.new', {
     offeringId: entityId,
@@ -158,6 +159,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     minimBid: z.number().int().optional(),
     highestBid: z.number().int().nullable().optional(),
     nick: z.string().optional(),
+    outbid: z.array(z.string()).optional(),
     bids: z.number().int().optional(),
     end_at: z.string().optional(),
   }),

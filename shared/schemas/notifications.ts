@@ -66,6 +66,8 @@ export const EMAILED_ACTIVITIES: Readonly<Partial<Record<NotificationActivity, E
   market_payoutsent: 'orders',
   market_auction_win: 'auctions',
   market_auction_substitute: 'auctions',
+  market_auction_notwin: 'auctions',
+  market_auctionending: 'auctions',
   market_outbid: 'auctions',
   market_offeringvalidated: 'offerings',
   market_offeringrejected: 'offerings',

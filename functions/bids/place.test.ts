@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest';
+import type { ServerMessageDraft, Topic } from '../../shared/realtime/messages';
+import { cancelBid as cancelRule, standingOf } from '../../shared/auction';
+import type { NotifyInput } from '../notifications/index';
+import type { BidLogLine, BidsRepo } from './bids.repo';
+import { newLot, type LotRecord } from './lot';
+import { performFollowUp, type FollowUp } from './follow-up';
+import { cancelBid, createBid, forgetRecentLots } from './place';
+import type { BidsDeps } from './ports';
+
+/**
+ * What follows a bid (issue 13 §5, §7): the seller hears of each new bidder once, not of every
+ * rebid; an outbid bidder is told on their channel and by a notification; watchers get one
+ * `bid.new` per bid that names who was outbid. Driven through createBid / cancelBid on a lot kept
+ * in memory, with the workflow's task run in place of the workflow.
+ */
+const OFFERING = 'oF01KAXD0000000000000000000A';
+const SELLER = '01KAXD0000000000000000SELL';
+const NOW = new Date('2026-11-25T10:00:00.000Z');
+
+function harness() {
+  forgetRecentLots();
+  let stored: LotRecord | undefined = newLot(
+    {
+      id: OFFERING,
+      item_id: 'it01',
+      seller_id: SELLER,
+      issuer_id: SELLER,
+      currency: 'EUR',
+      start_at: '2026-11-24T10:00:00.000Z',
+      end_at: '2026-11-28T10:00:00.000Z',
+      copies: 1,
+      price: 1_000,
+      reserve_price: null,
+      multi_copy: false,
+      access: 'public',
+      invited_ids: [],
+      item_title: 'A print',
+      item_image: 'https://images.example/a.webp',
+      delivery: 'none',
+      countries: [],
+    },
+    5 * 60_000,
+  );
+  const log: BidLogLine[] = [];
+  const notified: NotifyInput[] = [];
+  const published: { to: string; message: ServerMessageDraft }[] = [];
+  const onTopic: { topic: Topic; message: ServerMessageDraft }[] = [];
+  const followUps: FollowUp[] = [];
+  const reads = { count: 0 };
+  const repo = {
+    getLot: async () => {
+      reads.count += 1;
+      return stored === undefined ? undefined : structuredClone(stored);
+    },
+    async commit(lot: LotRecord, expected: number, lines: readonly BidLogLine[]) {
+      if ((stored?.version ?? 0) !== expected) {
+        return { written: false, current: structuredClone(stored), conflict: false };
+      }
+      stored = structuredClone(lot);
+      log.push(...lines);
+      return { written: true };
+    },
+  } as unknown as BidsRepo;
+  const deps = {
+    repo,
+    offerings: { isInvited: async () => false, apply: async () => true },
+    cardsOf: async () => [
+      {
+        id: 'pm_card',
+        brand: 'visa',
+        funding: 'credit',
+        last4: '4242',
+        exp_month: 12,
+        exp_year: 2034,
+        created: NOW.toISOString(),
+        default: true,
+        expired: false,
+      },
+    ],
+    nickOf: async (userId: string) => `nick-${userId.slice(-4)}`,
+    notify: async (input: NotifyInput) => {
+      notified.push(input);
+    },
+    publish: async (to: string, message: ServerMessageDraft) => {
+      published.push({ to, message });
+    },
+    publishTopic: async (topic: Topic, message: ServerMessageDraft) => {
+      onTopic.push({ topic, message });
+    },
+    async startFollowUp(input: FollowUp) {
+      followUps.push(input);
+      await performFollowUp(deps as unknown as BidsDeps, input, NOW);
+    },
+    imagesBaseUrl: 'https://images.example',
+    softCloseMs: 5 * 60_000,
+  };
+  const bid = (callerId: string, bidprice: number) =>
+    createBid(
+      deps as unknown as BidsDeps,
+      {
+        callerId,
+        offeringId: OFFERING,
+        bidprice,
+        maxbid: null,
+        currency: 'EUR',
+        quantity: 1,
+        payment_method: null,
+        postaladdress: null,
+      },
+      NOW,
+    );
+  const sellerHeard = () =>
+    notified.filter((entry) => entry.activity === 'market_bidcreated' && entry.to === SELLER);
+  /** Another writer (another container's bid, a close step) rewrites the lot. */
+  const rewrite = (change: (lot: LotRecord) => LotRecord) => {
+    if (stored === undefined) throw new Error('no lot');
+    stored = { ...change(structuredClone(stored)), version: stored.version + 1 };
+  };
+  const cancel = (callerId: string) =>
+    cancelBid(deps as unknown as BidsDeps, { callerId, offeringId: OFFERING }, NOW);
+  return {
+    bid,
+    cancel,
+    rewrite,
+    reads,
+    deps,
+    notified,
+    published,
+    onTopic,
+    followUps,
+    sellerHeard,
+    log,
+    lot: () => stored as LotRecord,
+  };
+}
+
+const ALICE = '01KAXD000000000000000ALICE';
+const BOB = '01KAXD0000000000000000BOB0';
+const CAROL = '01KAXD00000000000000CAROL0';
+
+describe('what follows a bid', () => {
+  it('tells the seller of a new bidder once, not of each of their rebids', async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await h.bid(ALICE, 1_500);
+    await h.bid(ALICE, 2_000);
+    expect(h.sellerHeard()).toHaveLength(1);
+    expect(h.sellerHeard()[0]).toMatchObject({ sourceid: ALICE, eventKey: `bid:${OFFERING}:0` });
+    await h.bid(BOB, 3_000);
+    expect(h.sellerHeard().map((entry) => entry.sourceid)).toEqual([ALICE, BOB]);
+    // Every bid still reaches the watchers and the bidder's own channel.
+    expect(h.onTopic.filter((entry) => entry.message.type === 'bid.new')).toHaveLength(4);
+    expect(h.published.filter((entry) => entry.message.type === 'bid.response')).toHaveLength(4);
+  });
+
+  it('tells a bidder who retracted and bid again as a new bidder', async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await h.cancel(ALICE);
+    expect(h.onTopic.at(-1)?.message.type).toBe('offering.stats');
+    await h.bid(ALICE, 1_000);
+    expect(h.sellerHeard()).toHaveLength(2);
+  });
+
+  it('names the outbid bidder to the watchers and tells them on their channel and by a notification', async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await h.bid(BOB, 1_500);
+    const news = h.onTopic.filter((entry) => entry.message.type === 'bid.new');
+    expect(news[0]?.message).toMatchObject({ nick: 'nick-LICE', outbid: [] });
+    expect(news[1]?.message).toMatchObject({ nick: 'nick-BOB0', outbid: ['nick-LICE'] });
+    expect(h.published).toContainEqual({
+      to: ALICE,
+      message: expect.objectContaining({ type: 'bid.outbid', offeringId: OFFERING }),
+    });
+    expect(h.notified.filter((entry) => entry.activity === 'market_outbid')).toEqual([
+      expect.objectContaining({ to: ALICE, sourceid: BOB }),
+    ]);
+    // The bidder who holds the copy is not told they were outbid by their own rebid.
+    await h.bid(BOB, 2_000);
+    expect(h.notified.filter((entry) => entry.activity === 'market_outbid')).toHaveLength(1);
+  });
+
+  it('keeps a bid accepted when a follow-up fails, and reports the failure for the retry', async () => {
+    const h = harness();
+    const failing = {
+      ...h.deps,
+      publishTopic: async () => {
+        throw new Error('gone');
+      },
+    } as unknown as BidsDeps;
+    await h.bid(ALICE, 1_000);
+    const input = h.followUps[0] as FollowUp;
+    await expect(performFollowUp(failing, input, NOW)).rejects.toThrow('1 bid follow-ups failed');
+    expect(h.log).toHaveLength(1);
+  });
+});
+
+describe("the container's copy of a lot", () => {
+  it('bids again without reading the lot it just wrote', async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    const readsAfterFirst = h.reads.count;
+    await h.bid(ALICE, 1_500);
+    await h.bid(BOB, 2_000);
+    expect(h.reads.count).toBe(readsAfterFirst);
+    expect(h.log.map((line) => [line.index, line.bidder_id])).toEqual([
+      [0, ALICE],
+      [1, ALICE],
+      [2, BOB],
+    ]);
+  });
+
+  it('decides again on the lot DynamoDB hands back when another writer came first', async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await h.bid(BOB, 1_500);
+    // Another container wrote the lot meanwhile: this container's copy is one version behind.
+    h.rewrite((lot) => lot);
+    const reads = h.reads.count;
+    const view = await h.bid(ALICE, 3_000);
+    expect(view.mine?.status).toBe('active');
+    // The failed write returned the lot: no read, and nothing lost or doubled.
+    expect(h.reads.count).toBe(reads);
+    expect(h.log.map((line) => line.index)).toEqual([0, 1, 2]);
+  });
+
+  it('never refuses on a stale copy: a retraction elsewhere makes a lower bid valid', async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    const staleMinimum = (await h.bid(BOB, 2_000)).minimBid;
+    // Bob retracts through another container; this one still holds the lot with Bob's bid.
+    const retracted = cancelRule(h.lot().auction, BOB, NOW);
+    if (!retracted.ok) throw new Error(retracted.code);
+    h.rewrite((lot) => ({ ...lot, auction: retracted.state, log: lot.log + 1 }));
+    const freshMinimum = standingOf(h.lot().auction).min_next;
+    expect(freshMinimum).toBeLessThan(staleMinimum);
+    const reads = h.reads.count;
+    const view = await h.bid(CAROL, freshMinimum);
+    expect(view.mine?.status).toBe('active');
+    expect(h.reads.count).toBe(reads + 1);
+  });
+
+  it('refuses on the lot as it stands', async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await expect(h.bid(BOB, 1_000)).rejects.toMatchObject({ code: 'market.bid.errors.beaten' });
+  });
+});
