@@ -1,6 +1,9 @@
 /// <reference lib="dom" />
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page, Response } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { DEV_PORTS, TWIN_NAMES } from '../infra/local/twin';
 import { TWIN_CREDENTIALS, TWIN_REGION } from '../infra/local/support';
@@ -15,6 +18,10 @@ import { sellerHelpers } from './sellers';
  * winner's saved card is charged off session, and the winner finds the copy in My tokens and the
  * auction in My Bids as won. The seller lists through the API and support approves; the bidders
  * save a card on Stripe's (the twin's) hosted page and a delivery address through the API.
+ * Reloads on the way: the first bidder's item page after the bids still shows the panel (her bid's
+ * status, the current price and minimum next bid, the countdown); after the close the winner's
+ * item page shows the copies he got (getassignedtokens, paid), and My Bids still says Won; no
+ * page throws, and no call is refused with a 401.
  *
  * Time: a listing must end at least an hour ahead, so the journey moves the lot's end (in the
  * twin's DynamoDB, as a clock would) to four minutes from now before bidding, and into the past to
@@ -73,6 +80,48 @@ async function moveEnd(offeringId: string, endAt: Date, softCloseMs?: number): P
     }
   }
   throw new Error(`could not move the end of ${offeringId}`);
+}
+
+/** Records every /api answer with status 401 (and the call it answered). */
+function watch401(page: Page): string[] {
+  const refused: string[] = [];
+  page.on('response', (response: Response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/api/') && response.status() === 401) {
+      refused.push(`${response.request().method()} ${url.pathname}`);
+    }
+  });
+  return refused;
+}
+
+/** The page settled with no error state in sight (no "Try again", no load failure). */
+async function expectNoErrorState(page: Page, label: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  expect(await page.getByRole('button', { name: 'Try again' }).count(), label).toBe(0);
+  expect(
+    await page.getByText(/could not be loaded|couldn't load|Unexpected Error/i).count(),
+    label,
+  ).toBe(0);
+  expect(await page.getByText('Your session has expired').count(), label).toBe(0);
+}
+
+/**
+ * Checks nothing is wider than the screen, then shoots the page from its top (a full-page capture
+ * of a scrolled page draws the fixed bars, and the skip link hidden above them, in the middle)
+ * and the offering's panel alone, both in e2e/artifacts/ (`<name>.png`, `<name>-panel.png`).
+ */
+async function shootPanel(page: Page, panel: Locator, name: string): Promise<void> {
+  const width = page.viewportSize()?.width ?? 0;
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(
+    width,
+  );
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+  const box = await panel.boundingBox();
+  if (box === null) throw new Error(`the panel of ${name} is not on the page`);
+  const dir = join(import.meta.dirname, 'artifacts');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}-panel.png`), fullPage: true, clip: box });
 }
 
 /** A bidder: signed up, a saved 4242 card and a saved delivery address. */
@@ -170,6 +219,7 @@ describe('an auction in Chromium', () => {
     // Four minutes left and a five-minute soft close: the first bid that takes the lot extends it.
     await moveEnd(offeringId, new Date(Date.now() + 4 * 60_000), 5 * 60_000);
 
+    const refused = { ana: watch401(ana.page), ben: watch401(ben.page) };
     for (const who of [ana, ben]) {
       await who.page.goto(`${baseUrl}/market/product/${itemId}`);
       await who.page.getByRole('heading', { name: title }).first().waitFor({ timeout: 20_000 });
@@ -200,6 +250,45 @@ describe('an auction in Chromium', () => {
     await ana.page.getByText(ben.user.nick).first().waitFor();
     await screenshot(ana.page, 'auction-ana-outbid-375');
 
+    // Ana reloads her item page: the panel comes back as it stood, from the server alone.
+    await ana.page.reload();
+    await ana.page.getByRole('heading', { name: title }).first().waitFor({ timeout: 20_000 });
+    const anaPanel = ana.page.getByRole('article', { name: `Offering by @${sellerUser.nick}` });
+    const anaBid = anaPanel.getByRole('region', { name: 'Your bid' });
+    await anaBid.getByText('You are outbid: bid again to win.').waitFor({ timeout: 20_000 });
+    await anaBid.getByText('Outbid', { exact: true }).waitFor();
+    const summary = anaPanel.getByRole('region', { name: 'Auction' });
+    const currentPrice = summary.getByText('Current price').locator('xpath=..');
+    await expect.poll(() => currentPrice.innerText()).toMatch(/10[.,]50/);
+    const minimumNext = summary.getByText('Minimum next bid').locator('xpath=..');
+    await expect.poll(() => minimumNext.innerText()).toMatch(/11[.,]00/);
+    await summary.getByText('Extended').waitFor();
+    // The countdown runs (minutes and seconds left, ticking).
+    const timer = summary.getByRole('timer', { name: 'Time left' });
+    const firstTick = await timer.innerText();
+    expect(firstTick).toMatch(/^\d+ min \d+ s$/);
+    await expect.poll(() => timer.innerText(), { timeout: 5_000 }).not.toBe(firstTick);
+    // The form offers the minimum next bid again.
+    await ana.page.getByRole('form', { name: 'Place a bid' }).waitFor();
+    await expect
+      .poll(() => ana.page.getByLabel('Your bid per copy').inputValue())
+      .toMatch(/^11[.,]00$/);
+    await anaPanel.getByRole('list', { name: 'Bids (2)' }).waitFor();
+    await expectNoErrorState(ana.page, 'Ana reloaded her item page');
+    await shootPanel(ana.page, anaPanel, 'auction-ana-reloaded-375');
+    // Ben reloads too: winning, his form now raises his maximum.
+    await ben.page.reload();
+    const benPanel = ben.page.getByRole('article', { name: `Offering by @${sellerUser.nick}` });
+    await benPanel
+      .getByRole('region', { name: 'Your bid' })
+      .getByText('You are winning.')
+      .waitFor({ timeout: 20_000 });
+    await ben.page.getByRole('form', { name: 'Raise your maximum' }).waitFor();
+    await expectNoErrorState(ben.page, 'Ben reloaded his item page');
+    await shootPanel(ben.page, benPanel, 'auction-ben-reloaded-1280');
+    expect(jsErrors(ana.page)).toEqual([]);
+    expect(jsErrors(ben.page)).toEqual([]);
+
     // The end passes: the twin's auctionSweep job starts the close (as every minute).
     await moveEnd(offeringId, new Date(Date.now() - 3 * 60_000));
     const sweep = await fetch(`${baseUrl}/dev/jobs`, {
@@ -211,6 +300,10 @@ describe('an auction in Chromium', () => {
     await ben.page.getByText('You won.').waitFor({ timeout: 60_000 });
     await ben.page.getByText('Closed').first().waitFor({ timeout: 60_000 });
     await ana.page.getByText('You did not win this auction.').waitFor({ timeout: 60_000 });
+    // Without reloading, Ben's panel lists the copy he got (read again on the result).
+    await ben.page.getByRole('list', { name: /^Your copy: #\d+$/ }).waitFor({ timeout: 30_000 });
+    // Ana, who lost, is not asked for copies.
+    expect(await ana.page.getByText(/^Your cop(y|ies): /).count()).toBe(0);
     await screenshot(ben.page, 'auction-ben-won-1280');
     // After a reload the ended auction has left the item page; My Bids keeps Ana's result.
     await ana.page.goto(`${baseUrl}/market/preview/mybids?status=closed`);
@@ -218,19 +311,52 @@ describe('an auction in Chromium', () => {
     await ana.page.getByText('Not won').first().waitFor();
     await screenshot(ana.page, 'auction-ana-mybids-375');
 
+    // Ben opens the auction (as My Bids links it) and reloads: the copy he got, paid at the close.
+    await ben.page.goto(`${baseUrl}/market/product/${itemId}?offering=${offeringId}`);
+    await ben.page.reload();
+    const wonPanel = ben.page.getByRole('article', { name: `Offering by @${sellerUser.nick}` });
+    const benBid = wonPanel.getByRole('region', { name: 'Your bid' });
+    await benBid.getByText('You won.').waitFor({ timeout: 20_000 });
+    const benCopies = benBid.getByRole('list', { name: /^Your copy: #\d+$/ });
+    await benCopies.waitFor({ timeout: 20_000 });
+    const heading = await benBid.getByRole('heading', { name: /^Your copy: #\d+$/ }).innerText();
+    const serial = /#(\d+)$/.exec(heading)?.[1];
+    expect(serial).toBeDefined();
+    const copy = benCopies.getByRole('listitem', { name: `Copy #${serial}` });
+    await copy.getByText('Paid', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await copy.getByRole('link', { name: 'View order' }).getAttribute('href')).toMatch(
+      /^\/account\/orders\/oR/,
+    );
+    await expectNoErrorState(ben.page, 'Ben reloaded the won auction');
+    await shootPanel(ben.page, wonPanel, 'auction-ben-copies-1280');
+    // The same panel on a phone.
+    await ben.page.setViewportSize({ width: 375, height: 812 });
+    await benCopies.waitFor();
+    await shootPanel(ben.page, wonPanel, 'auction-ben-copies-375');
+    await ben.page.setViewportSize({ width: 1280, height: 800 });
+
     // The winner's card was charged at the close: the copy is Ben's.
     await ben.page.goto(`${baseUrl}/account/wallet/mytokens`);
     await ben.page.getByText(title).first().waitFor({ timeout: 20_000 });
     await screenshot(ben.page, 'auction-ben-mytokens-1280');
     await ben.page.goto(`${baseUrl}/market/preview/mybids?status=closed`);
     await ben.page.getByText(title).first().waitFor({ timeout: 20_000 });
-    await ben.page.getByText('Won').first().waitFor();
+    await ben.page.getByText('Won', { exact: true }).first().waitFor();
     await screenshot(ben.page, 'auction-ben-mybids-1280');
+    // Reloaded, My Bids still says Won.
+    await ben.page.reload();
+    await ben.page.getByText(title).first().waitFor({ timeout: 20_000 });
+    await ben.page.getByText('Won', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await expectNoErrorState(ben.page, 'Ben reloaded My Bids');
+    await screenshot(ben.page, 'auction-ben-mybids-reloaded-1280');
+
+    expect(refused.ana).toEqual([]);
+    expect(refused.ben).toEqual([]);
 
     expect(jsErrors(ana.page)).toEqual([]);
     expect(jsErrors(ben.page)).toEqual([]);
     await ana.context.close();
     await ben.context.close();
     await seller.context.close();
-  });
+  }, 300_000);
 });

@@ -1,6 +1,8 @@
 import {
+  assignedTokensSchema,
   auctionViewSchema,
   myBidsPageSchema,
+  type AssignedTokens,
   type AuctionView,
   type CreateBidBody,
   type MyBidsFilter,
@@ -10,7 +12,7 @@ import { apiGet, apiPost } from './api';
 
 /**
  * The bids calls (spec 000 §7 bid/create, bid/cancel, bid/getbyofferingid,
- * offering/getmybettedofferings; functions/bids/bids.routes.ts), shared by the item page's
+ * offering/getassignedtokens, offering/getmybettedofferings; functions/bids/bids.routes.ts), shared by the item page's
  * auction panel and the market's My Bids tab: web features do not import each other, so the
  * client lives here. Answers: shared/schemas/bids.ts.
  */
@@ -25,6 +27,11 @@ export const bidKeys = {
   lots: (offeringId: string) => ['bids', 'lot', offeringId] as const,
   mine: (userId: string, status: MyBidsFilter) => ['bids', 'mine', userId, status] as const,
   allMine: (userId: string) => ['bids', 'mine', userId] as const,
+  /** The copies `userId` won (or was offered) in an auction. */
+  assigned: (offeringId: string, userId: string) =>
+    ['bids', 'assigned', offeringId, userId] as const,
+  /** Every viewer's copies of an auction. */
+  allAssigned: (offeringId: string) => ['bids', 'assigned', offeringId] as const,
 };
 
 /**
@@ -69,5 +76,21 @@ export function getMyBids(
     `/users/${enc(userId)}/offering/getmybettedofferings`,
     { status, last },
     { schema: myBidsPageSchema, signal },
+  );
+}
+
+/**
+ * POST users/{id}/offering/getassignedtokens {offeringid}: the copies of an auction the caller won
+ * or was offered as substitute, each with its serial, order, and paid or due by when (none: []).
+ */
+export function getAssignedTokens(
+  userId: string,
+  offeringId: string,
+  signal?: AbortSignal,
+): Promise<AssignedTokens> {
+  return apiPost(
+    `/users/${enc(userId)}/offering/getassignedtokens`,
+    { offeringid: offeringId },
+    { schema: assignedTokensSchema, signal },
   );
 }

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AuctionView } from '@shared/schemas/bids';
+import type { AssignedTokens, AuctionView } from '@shared/schemas/bids';
 import type { SavedCard } from '@shared/schemas/payments';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configWithAuthFixture } from '../../test/fixtures';
@@ -45,6 +45,7 @@ const ID = OFFERING_IDS.auction;
 const LOT = `${USER}/bid/getbyofferingid/${ID}`;
 const CREATE = `${USER}/bid/create`;
 const CANCEL = `${USER}/bid/cancel/${ID}`;
+const ASSIGNED = `${USER}/offering/getassignedtokens`;
 
 type Handlers = Parameters<typeof mockApi>[0];
 type FetchMock = ReturnType<typeof mockApi>;
@@ -81,6 +82,7 @@ function asBidder(
     '/api/payment-gateway/payment-methods': () =>
       ok({ payment_methods: options.cards ?? [savedCardFixture()] }),
     [`${USER}/addresses`]: () => ok({ items: [addressFixture()] }),
+    [ASSIGNED]: () => ok({ offeringid: ID, tokens: [] }),
     ...extra,
   });
 }
@@ -545,8 +547,9 @@ describe('auction panel', () => {
     );
     expect(await within(article).findByText('Closed')).toBeTruthy();
     expect(within(article).getByText('You won.')).toBeTruthy();
+    // (Once the copies are read: this winner has none to show yet, so the lot's order shows.)
     expect(
-      within(article).getByRole('link', { name: 'Go to your order' }).getAttribute('href'),
+      (await within(article).findByRole('link', { name: 'Go to your order' })).getAttribute('href'),
     ).toBe('/account/orders/oR01JF0000000000000000000001');
     expect(within(article).getByText(/^Pay by /)).toBeTruthy();
   });
@@ -625,5 +628,258 @@ describe('auction panel', () => {
     failing = false;
     await userEvent.click(within(article).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('form', { name: 'Place a bid' })).toBeTruthy();
+  });
+});
+
+const ORDER_A = 'oR01JF0000000000000000000001';
+const ORDER_B = 'oR01JF0000000000000000000002';
+
+/** One copy the caller got: #3 of the winner's round, paid, at $15,50. */
+function assignedCopy(
+  overrides: Partial<AssignedTokens['tokens'][number]> = {},
+): AssignedTokens['tokens'][number] {
+  return {
+    copy_id: `${ITEM_ID}-003`,
+    item_id: ITEM_ID,
+    index: 3,
+    order_id: ORDER_A,
+    assignround: 'winner',
+    price: 1550,
+    paid: true,
+    pay_by: null,
+    ...overrides,
+  };
+}
+
+/** The lot closed with the caller (@ana) its winner, her order `orderId` to pay by 3 Jan 2099. */
+const wonLot = (phase: AuctionView['phase'] = 'closed') =>
+  auctionViewFixture({
+    phase,
+    copies: 2,
+    multi_copy: true,
+    mine: myBidFixture({
+      status: 'winner',
+      quantity: 2,
+      copies: 2,
+      can_cancel: false,
+      order_id: ORDER_A,
+      pay_by: '2099-01-03T12:00:00.000Z',
+    }),
+  });
+
+describe('the copies a winner got', () => {
+  it('shows a winner their copy numbers, a paid copy as Paid and an unpaid one with its pay link', async () => {
+    const fetchMock = asBidder(() => wonLot(), {
+      [ASSIGNED]: () =>
+        ok({
+          offeringid: ID,
+          // Out of order on the wire: the panel lists them by serial.
+          tokens: [
+            assignedCopy({
+              copy_id: `${ITEM_ID}-005`,
+              index: 5,
+              order_id: ORDER_B,
+              assignround: 'substitute',
+              price: 1400,
+              paid: false,
+              pay_by: '2099-01-05T12:00:00.000Z',
+            }),
+            assignedCopy(),
+          ],
+        }),
+    });
+    renderRoute(PAGE);
+    const article = await panel();
+    const mine = await within(article).findByRole('region', { name: 'Your bid' });
+    const copies = await within(mine).findByRole('list', { name: 'Your copies: #3, #5' });
+    expect(bodyOf(callsTo(fetchMock, ASSIGNED)[0])).toEqual({ offeringid: ID });
+    const rows = within(copies).getAllByRole('listitem');
+    expect(rows.map((row) => row.getAttribute('aria-label'))).toEqual(['Copy #3', 'Copy #5']);
+
+    const paid = within(copies).getByRole('listitem', { name: 'Copy #3' });
+    expect(within(paid).getByText('Paid')).toBeTruthy();
+    expect(within(paid).getByText('$15,50')).toBeTruthy();
+    expect(within(paid).queryByText(/^Pay by /)).toBeNull();
+    expect(within(paid).getByRole('link', { name: 'View order' }).getAttribute('href')).toBe(
+      `/account/orders/${ORDER_A}`,
+    );
+
+    const due = within(copies).getByRole('listitem', { name: 'Copy #5' });
+    expect(within(due).queryByText('Paid')).toBeNull();
+    expect(within(due).getByText(/^Pay by \d{2}\/01\/2099 \d{2}:\d{2}$/)).toBeTruthy();
+    expect(within(due).getByText('Second chance')).toBeTruthy();
+    expect(within(due).getByRole('link', { name: 'Pay now' }).getAttribute('href')).toBe(
+      `/account/orders/${ORDER_B}`,
+    );
+    // What the winner pays (not "if it ends now": it has ended).
+    expect(within(mine).getByText('Your price')).toBeTruthy();
+    expect(within(mine).queryByText('You pay if it ends now')).toBeNull();
+    // The copies stand for the order: its own button is not repeated.
+    expect(within(mine).queryByRole('link', { name: 'Go to your order' })).toBeNull();
+  });
+
+  it('says "Your copy" for one copy, and shows a skeleton while the copies load', async () => {
+    let answer: (() => Response) | null = null;
+    asBidder(() => wonLot(), {
+      [ASSIGNED]: () =>
+        new Promise<Response>((resolve) => {
+          answer = () => {
+            const response = ok({ offeringid: ID, tokens: [assignedCopy()] });
+            resolve(response);
+            return response;
+          };
+        }),
+    });
+    renderRoute(PAGE);
+    const article = await panel();
+    expect(
+      await within(article).findByRole('status', { name: 'Loading your copies' }),
+    ).toBeTruthy();
+    await waitFor(() => expect(answer).not.toBeNull());
+    act(() => void answer?.());
+    expect(await within(article).findByRole('list', { name: 'Your copy: #3' })).toBeTruthy();
+    expect(within(article).queryByRole('status', { name: 'Loading your copies' })).toBeNull();
+  });
+
+  it('shows nothing of copies when there are none, and the order as the lot gives it', async () => {
+    asBidder(() => wonLot());
+    renderRoute(PAGE);
+    const article = await panel();
+    const mine = await within(article).findByRole('region', { name: 'Your bid' });
+    expect(await within(mine).findByRole('link', { name: 'Go to your order' })).toBeTruthy();
+    expect(within(mine).queryByText(/^Your cop(y|ies)/)).toBeNull();
+    expect(within(mine).queryByRole('status', { name: 'Loading your copies' })).toBeNull();
+  });
+
+  it('does not ask for copies while the caller is bidding or lost', async () => {
+    const fetchMock = asBidder(() =>
+      auctionViewFixture({
+        phase: 'closed',
+        mine: myBidFixture({ status: 'notwinner', can_cancel: false, copies: 0, price: 0 }),
+      }),
+    );
+    renderRoute(PAGE);
+    const article = await panel();
+    expect(await within(article).findByText('You did not win this auction.')).toBeTruthy();
+    expect(callsTo(fetchMock, ASSIGNED)).toHaveLength(0);
+  });
+
+  it('says when the copies cannot be loaded, with the order still there, and retries', async () => {
+    let failing = true;
+    asBidder(() => wonLot(), {
+      [ASSIGNED]: () =>
+        failing
+          ? fail('market.bid.errors.load', 503)
+          : ok({ offeringid: ID, tokens: [assignedCopy()] }),
+    });
+    renderRoute(PAGE);
+    const article = await panel();
+    const mine = await within(article).findByRole('region', { name: 'Your bid' });
+    const alert = await within(mine).findByRole('alert');
+    expect(alert.textContent).toMatch(/^Your copies could not be loaded: Error get bids/);
+    // Meanwhile the order can still be paid.
+    expect(within(mine).getByRole('link', { name: 'Go to your order' })).toBeTruthy();
+    failing = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    const copies = await within(mine).findByRole('list', { name: 'Your copy: #3' });
+    expect(within(copies).getByText('Paid')).toBeTruthy();
+    expect(within(mine).queryByRole('alert')).toBeNull();
+  });
+
+  it('reads the copies again when the live channel brings the result or a phase', async () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    let lot = auctionViewFixture({ phase: 'closing', mine: myBidFixture({ can_cancel: false }) });
+    let tokens = [assignedCopy({ paid: false, pay_by: '2099-01-03T12:00:00.000Z' })];
+    const fetchMock = asBidder(
+      () => lot,
+      { [ASSIGNED]: () => ok({ offeringid: ID, tokens }) },
+      { live: true },
+    );
+    renderRoute(PAGE);
+    const article = await panel();
+    expect(await within(article).findByText('Processing winners')).toBeTruthy();
+    // Still winning, not won yet: no copies asked for.
+    expect(callsTo(fetchMock, ASSIGNED)).toHaveLength(0);
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+    act(() => (FakeSocket.all[0] as FakeSocket).open());
+
+    // The close picks Ana: her card is being charged.
+    lot = wonLot('closing');
+    act(() =>
+      FakeSocket.broadcast({
+        type: 'auction.result',
+        id: 'm-1',
+        offeringId: ID,
+        result: 'won',
+        orderId: ORDER_A,
+      }),
+    );
+    const copies = await within(article).findByRole('list', { name: 'Your copy: #3' });
+    expect(within(copies).getByText(/^Pay by /)).toBeTruthy();
+    const reads = callsTo(fetchMock, ASSIGNED).length;
+
+    // The charge went through and the lot closed.
+    tokens = [assignedCopy()];
+    lot = wonLot('closed');
+    act(() =>
+      FakeSocket.broadcast({
+        type: 'auction.phase',
+        id: 'm-2',
+        topic: `offering:${ID}`,
+        offeringId: ID,
+        phase: 'closed',
+      }),
+    );
+    expect(await within(copies).findByText('Paid')).toBeTruthy();
+    expect(callsTo(fetchMock, ASSIGNED).length).toBeGreaterThan(reads);
+    expect(within(copies).queryByText(/^Pay by /)).toBeNull();
+  });
+
+  it('reads the copies again when the lot, read again, has moved on (no result message)', async () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    let lot = wonLot('closing');
+    let tokens = [assignedCopy({ paid: false, pay_by: '2099-01-03T12:00:00.000Z' })];
+    const fetchMock = asBidder(
+      () => lot,
+      { [ASSIGNED]: () => ok({ offeringid: ID, tokens }) },
+      { live: true },
+    );
+    renderRoute(PAGE);
+    const article = await panel();
+    const copies = await within(article).findByRole('list', { name: 'Your copy: #3' });
+    expect(within(copies).getByText(/^Pay by /)).toBeTruthy();
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+    act(() => (FakeSocket.all[0] as FakeSocket).open());
+    const reads = callsTo(fetchMock, ASSIGNED).length;
+    // The lot is read again (here for its counters) and says closed: the copies follow.
+    tokens = [assignedCopy()];
+    lot = wonLot('closed');
+    act(() =>
+      FakeSocket.broadcast({
+        type: 'offering.stats',
+        id: 'm-4',
+        topic: `offering:${ID}`,
+        offeringId: ID,
+        bids: 1,
+      }),
+    );
+    expect(await within(copies).findByText('Paid')).toBeTruthy();
+    expect(callsTo(fetchMock, ASSIGNED)).toHaveLength(reads + 1);
+  });
+
+  it('reads the copies again when one of their orders is paid elsewhere', async () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    let tokens = [assignedCopy({ paid: false, pay_by: '2099-01-03T12:00:00.000Z' })];
+    asBidder(() => wonLot(), { [ASSIGNED]: () => ok({ offeringid: ID, tokens }) }, { live: true });
+    renderRoute(PAGE);
+    const article = await panel();
+    const copies = await within(article).findByRole('list', { name: 'Your copy: #3' });
+    expect(within(copies).getByRole('link', { name: 'Pay now' })).toBeTruthy();
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+    act(() => (FakeSocket.all[0] as FakeSocket).open());
+    tokens = [assignedCopy()];
+    act(() => FakeSocket.broadcast({ type: 'order.paid', id: 'm-3', orderId: ORDER_A }));
+    expect(await within(copies).findByText('Paid')).toBeTruthy();
+    expect(within(copies).getByRole('link', { name: 'View order' })).toBeTruthy();
   });
 });

@@ -21,7 +21,8 @@ import { priceText } from '../../../lib/offeringFormat';
 import { orderPath } from '../../../lib/orders';
 import { cardLabel } from '../auctionFormat';
 import { viewerZone } from '../format';
-import { useCancelBid } from '../hooks/useAuction';
+import { offeredCopies, useAssignedTokens, useCancelBid } from '../hooks/useAuction';
+import { AssignedCopies } from './AssignedCopies';
 import offeringTexts from '../../../locales/en.offering.json';
 import checkoutTexts from '../../../locales/en.checkout.json';
 
@@ -33,15 +34,22 @@ const STANDING = new Set<MyBid['status']>(['active', 'outbid']);
 /**
  * The caller's own bid on the lot: its status, their bid and secret maximum, the copies it holds,
  * what they would pay now, the card; Cancel while the retraction rule allows it (a confirmation
- * quotes the rule); a winner's or substitute's order with the date to pay by.
+ * quotes the rule); a winner's or substitute's copies (their serials, each paid or to pay by when,
+ * with its order), or while those cannot be shown, their order with the date to pay by.
  */
 export function MyBidPart({ lot, userId }: { lot: AuctionView; userId: string }) {
   const { t, i18n } = useTranslation();
   const headingId = useId();
   const zone = viewerZone();
   const [confirming, setConfirming] = useState(false);
+  const copiesWanted = offeredCopies(lot);
+  const copies = useAssignedTokens(lot, userId);
   const mine = lot.mine;
   if (mine === null) return null;
+  // The copies stand for the order once they show (each links to its order); while they load,
+  // nothing (their skeleton); without copies or when they fail, the order as the lot gives it.
+  const copiesShown = copiesWanted && (copies.data?.tokens.length ?? 0) > 0;
+  const orderShown = !copiesShown && (!copiesWanted || copies.data !== undefined || copies.isError);
   const price = (amount: number) => priceText(amount, lot.currency);
   const standing = STANDING.has(mine.status) && lot.phase === 'open';
   const showCopies = lot.multi_copy || mine.quantity > 1;
@@ -78,7 +86,11 @@ export function MyBidPart({ lot, userId }: { lot: AuctionView; userId: string })
             </Fact>
           ) : null}
           {mine.price > 0 && (standing || offered) ? (
-            <Fact term={t('offering.bidding.mine.price')}>
+            <Fact
+              term={
+                offered ? t('offering.bidding.mine.wonPrice') : t('offering.bidding.mine.price')
+              }
+            >
               {t('offering.bidding.mine.perCopy', { amount: price(mine.price) })}
             </Fact>
           ) : null}
@@ -92,7 +104,8 @@ export function MyBidPart({ lot, userId }: { lot: AuctionView; userId: string })
           </Fact>
         </FactsGrid>
       ) : null}
-      {mine.order_id ? (
+      {copiesWanted ? <AssignedCopies copies={copies} currency={lot.currency} /> : null}
+      {mine.order_id && orderShown ? (
         <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
           <Button
             variant="contained"

@@ -1,8 +1,8 @@
 import { topicOf, type ServerMessage } from '@shared/realtime/messages';
-import type { AuctionView, CreateBidBody } from '@shared/schemas/bids';
+import type { AssignedTokens, AuctionView, CreateBidBody, MyBid } from '@shared/schemas/bids';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
-import { bidKeys, cancelBid, createBid, getAuction } from '../../../lib/bids';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { bidKeys, cancelBid, createBid, getAssignedTokens, getAuction } from '../../../lib/bids';
 import { useLiveMessages } from '../../../lib/liveChannel';
 import { offeringKeys } from '../../../lib/offerings';
 import { fetchAddresses, fetchItem, fetchSavedCards, orderKeys } from '../../../lib/orders';
@@ -41,12 +41,54 @@ function defined(patch: LotPatch): LotPatch {
   ) as LotPatch;
 }
 
+/** The bid statuses offered copies at the close (a winner's, a substitute's). */
+const OFFERED = new Set<MyBid['status']>(['winner', 'substitute', 'substitute_winner']);
+
+/**
+ * Whether the caller has copies of the lot to see: it is closing or closed and their bid won, or
+ * was offered the copies a winner did not pay for.
+ */
+export function offeredCopies(lot: AuctionView): boolean {
+  return lot.phase !== 'open' && lot.mine !== null && OFFERED.has(lot.mine.status);
+}
+
+/**
+ * The copies of an auction the caller won or was offered (offering/getassignedtokens): their
+ * serials, and each one paid or to pay by when. Read on every visit (a payment made on the order
+ * page since), again when the live channel brings the result, a phase or a payment, and when the
+ * lot read again (its polling while it closes, without the live channel) moved the phase or the
+ * caller's bid or order.
+ */
+export function useAssignedTokens(lot: AuctionView, userId: string) {
+  const queryClient = useQueryClient();
+  const enabled = offeredCopies(lot);
+  const offeringId = lot.offeringid;
+  const stamp = `${lot.phase}|${lot.mine?.status ?? ''}|${lot.mine?.order_id ?? ''}`;
+  const seen = useRef({ stamp, enabled });
+  useEffect(() => {
+    const before = seen.current;
+    if (before.stamp === stamp) return;
+    seen.current = { stamp, enabled };
+    // (Just enabled, the query reads them itself.)
+    if (before.enabled && enabled) {
+      void queryClient.invalidateQueries({ queryKey: bidKeys.assigned(offeringId, userId) });
+    }
+  }, [queryClient, stamp, enabled, offeringId, userId]);
+  return useQuery({
+    queryKey: bidKeys.assigned(offeringId, userId),
+    queryFn: ({ signal }) => getAssignedTokens(userId, offeringId, signal),
+    staleTime: 0,
+    enabled,
+  });
+}
+
 /**
  * Follows a lot live (spec 001 §7): subscribes to its topic (`offering:<id>`: bid.new,
  * auction.extended, auction.phase, offering.stats) and hears the viewer's own channel (bid.response,
- * bid.outbid, auction.result). Each message moves what it carries at once (the end, so the
- * countdown follows an extension; the minimum next bid; the phase) and reads the lot again; a
- * reconnect reads it again too. The phase and the result read the offering again.
+ * bid.outbid, auction.result, order.paid, order.updated). Each message moves what it carries at
+ * once (the end, so the countdown follows an extension; the minimum next bid; the phase) and reads
+ * the lot again; a reconnect reads it again too. The phase and the result read the offering and
+ * the caller's copies again; a payment of one of those copies' orders reads the copies and the lot.
  */
 export function useAuctionLive(offeringId: string, enabled: boolean, seller: boolean): void {
   const queryClient = useQueryClient();
@@ -56,6 +98,16 @@ export function useAuctionLive(offeringId: string, enabled: boolean, seller: boo
   const topics = useMemo(() => [topicOf('offering', offeringId)], [offeringId]);
   const onMessage = useCallback(
     (message: ServerMessage) => {
+      if (message.type === 'order.paid' || message.type === 'order.updated') {
+        if (userId === null) return;
+        const copies = queryClient.getQueryData<AssignedTokens>(
+          bidKeys.assigned(offeringId, userId),
+        );
+        if (!copies?.tokens.some((token) => token.order_id === message.orderId)) return;
+        void queryClient.invalidateQueries({ queryKey: bidKeys.allAssigned(offeringId) });
+        void queryClient.invalidateQueries({ queryKey: bidKeys.lots(offeringId) });
+        return;
+      }
       if (!('offeringId' in message) || message.offeringId !== offeringId) return;
       let patch: LotPatch;
       let offeringChanged = false;
@@ -98,6 +150,9 @@ export function useAuctionLive(offeringId: string, enabled: boolean, seller: boo
         void queryClient.invalidateQueries({
           queryKey: offeringKeys.detail(offeringId, viewerKey),
         });
+      }
+      if (message.type === 'auction.phase' || message.type === 'auction.result') {
+        void queryClient.invalidateQueries({ queryKey: bidKeys.allAssigned(offeringId) });
       }
       if (userId !== null && message.type !== 'bid.new' && message.type !== 'offering.stats') {
         void queryClient.invalidateQueries({ queryKey: bidKeys.allMine(userId) });
