@@ -547,6 +547,9 @@ describe('auction panel', () => {
     );
     expect(await within(article).findByText('Closed')).toBeTruthy();
     expect(within(article).getByText('You won.')).toBeTruthy();
+    // The one copy's price is final, no longer "current".
+    expect(within(article).getByText('Final price')).toBeTruthy();
+    expect(within(article).queryByText('Current price')).toBeNull();
     // (Once the copies are read: this winner has none to show yet, so the lot's order shows.)
     expect(
       (await within(article).findByRole('link', { name: 'Go to your order' })).getAttribute('href'),

@@ -202,7 +202,11 @@ export function AuctionSummary({
         }}
       >
         <Amount
-          label={t('offering.bidding.currentPrice')}
+          label={
+            phase === 'closed' && lot?.copies === 1
+              ? t('offering.bidding.finalPrice')
+              : t('offering.bidding.currentPrice')
+          }
           value={highest === null ? t('offering.bidding.noBids') : price(highest)}
           note={
             lot && lot.bids > 0
