@@ -2,11 +2,9 @@ import CloudOffRoundedIcon from '@mui/icons-material/CloudOffRounded';
 import GavelRoundedIcon from '@mui/icons-material/GavelRounded';
 import ReceiptLongRoundedIcon from '@mui/icons-material/ReceiptLongRounded';
 import ScheduleRoundedIcon from '@mui/icons-material/ScheduleRounded';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
@@ -22,6 +20,7 @@ import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { priceText, timeLeft } from '../../../lib/offeringFormat';
 import { orderPath } from '../../../lib/orders';
 import marketTexts from '../../../locales/en.market.json';
+import { LoadMore } from './LoadMore';
 import type { MyBidFilter } from '../filters';
 import { useMyBids } from '../hooks/useMarket';
 
@@ -294,32 +293,7 @@ export function MyBidsList({ userId, status }: { userId: string; status: MyBidFi
           </Box>
         ))}
       </Box>
-      {query.isFetchNextPageError ? (
-        <Alert
-          severity="error"
-          sx={{ mt: 3 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void query.fetchNextPage()}>
-              {t('common.retry')}
-            </Button>
-          }
-        >
-          {t('market.bid.errors.load')}
-        </Alert>
-      ) : query.hasNextPage ? (
-        <Box sx={{ textAlign: 'center', mt: 3 }}>
-          <Button
-            variant="outlined"
-            onClick={() => void query.fetchNextPage()}
-            disabled={query.isFetchingNextPage}
-            startIcon={
-              query.isFetchingNextPage ? <CircularProgress size={16} aria-hidden /> : undefined
-            }
-          >
-            {query.isFetchingNextPage ? t('market.grid.loadingMore') : t('market.grid.loadMore')}
-          </Button>
-        </Box>
-      ) : null}
+      <LoadMore query={query} failedText={t('market.bid.errors.load')} />
     </>
   );
 }

@@ -1,8 +1,5 @@
 import CloudOffRoundedIcon from '@mui/icons-material/CloudOffRounded';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import type { OfferingCard as Offering, OfferingPage } from '@shared/schemas/offerings';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useState, type ReactNode } from 'react';
@@ -16,6 +13,7 @@ import { useErrorText } from '../../../lib/errors';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { useProgressiveCount } from '../../../lib/useProgressiveCount';
 import marketTexts from '../../../locales/en.market.json';
+import { LoadMore } from './LoadMore';
 
 addTranslations({ market: marketTexts });
 
@@ -93,32 +91,7 @@ export function OfferingList({ query: live, label, empty, renderFavorite }: Offe
         ))}
       </Box>
       <Box ref={sentinel} aria-hidden sx={{ height: 1 }} />
-      {query.isFetchNextPageError ? (
-        <Alert
-          severity="error"
-          sx={{ mt: 3 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void query.fetchNextPage()}>
-              {t('common.retry')}
-            </Button>
-          }
-        >
-          {t('market.grid.retryMore')}
-        </Alert>
-      ) : query.hasNextPage ? (
-        <Box sx={{ textAlign: 'center', mt: 3 }}>
-          <Button
-            variant="outlined"
-            onClick={() => void query.fetchNextPage()}
-            disabled={query.isFetchingNextPage}
-            startIcon={
-              query.isFetchingNextPage ? <CircularProgress size={16} aria-hidden /> : undefined
-            }
-          >
-            {query.isFetchingNextPage ? t('market.grid.loadingMore') : t('market.grid.loadMore')}
-          </Button>
-        </Box>
-      ) : null}
+      <LoadMore query={query} failedText={t('market.grid.retryMore')} />
     </>
   );
 }
