@@ -29,6 +29,7 @@ import {
   postalOf,
   SavedAddressChoice,
 } from '../../../components/SavedAddressChoice';
+import { LoadingBlock, RetryAlert } from '../../../components/LoadingBlock';
 import { ApiError } from '../../../lib/api';
 import { countryName, countryOptions } from '../../../lib/countries';
 import { useErrorText } from '../../../lib/errors';
@@ -267,20 +268,11 @@ export function CopiesStep({
           </Typography>
         ) : null}
         {addresses.isPending ? (
-          <Box role="status" aria-label={t('common.loading')}>
-            <Skeleton variant="rounded" height={72} />
-          </Box>
+          <LoadingBlock label={t('common.loading')} height={72} />
         ) : addresses.isError ? (
-          <Alert
-            severity="warning"
-            action={
-              <Button color="inherit" size="small" onClick={() => void addresses.refetch()}>
-                {t('common.retry')}
-              </Button>
-            }
-          >
+          <RetryAlert onRetry={() => void addresses.refetch()}>
             {t('checkout.shipping.addressesFailed')}
-          </Alert>
+          </RetryAlert>
         ) : saved.length === 0 ? (
           <Typography variant="body2">{t('checkout.shipping.noneSaved')}</Typography>
         ) : (

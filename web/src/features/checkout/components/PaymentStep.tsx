@@ -8,12 +8,12 @@ import Divider from '@mui/material/Divider';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CardPayment, Order } from '@shared/schemas/orders';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LoadingBlock, RetryAlert } from '../../../components/LoadingBlock';
 import { LeaveGuardDialog } from '../../../components/LeaveGuardDialog';
 import { ApiError } from '../../../lib/api';
 import { useErrorText } from '../../../lib/errors';
@@ -131,20 +131,11 @@ export function PaymentStep({
           </Alert>
         ) : null}
         {cards.isPending ? (
-          <Box role="status" aria-label={t('checkout.payment.cardsLoading')}>
-            <Skeleton variant="rounded" height={48} />
-          </Box>
+          <LoadingBlock label={t('checkout.payment.cardsLoading')} height={48} />
         ) : cards.isError ? (
-          <Alert
-            severity="warning"
-            action={
-              <Button color="inherit" size="small" onClick={() => void cards.refetch()}>
-                {t('common.retry')}
-              </Button>
-            }
-          >
+          <RetryAlert onRetry={() => void cards.refetch()}>
             {t('checkout.payment.cardsFailed')}
-          </Alert>
+          </RetryAlert>
         ) : selectedCard ? (
           <Box sx={{ display: 'grid', gap: 1.5 }}>
             {usable.length > 1 ? (

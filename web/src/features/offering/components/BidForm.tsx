@@ -13,7 +13,6 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { formatAmount } from '@shared/format';
@@ -25,6 +24,7 @@ import type { SavedCard } from '@shared/schemas/payments';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { LoadingBlock, RetryAlert } from '../../../components/LoadingBlock';
 import { deliversTo, postalOf, SavedAddressChoice } from '../../../components/SavedAddressChoice';
 import { ApiError } from '../../../lib/api';
 import { bidKeys } from '../../../lib/bids';
@@ -243,23 +243,12 @@ export function BidForm({
 
   let cardPart: ReactNode;
   if (cards.isPending) {
-    cardPart = (
-      <Box role="status" aria-label={t('offering.bidding.form.cardsLoading')}>
-        <Skeleton variant="rounded" height={40} />
-      </Box>
-    );
+    cardPart = <LoadingBlock label={t('offering.bidding.form.cardsLoading')} height={40} />;
   } else if (cards.isError) {
     cardPart = (
-      <Alert
-        severity="warning"
-        action={
-          <Button color="inherit" size="small" onClick={() => void cards.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => void cards.refetch()}>
         {t('offering.bidding.form.cardsFailed')}
-      </Alert>
+      </RetryAlert>
     );
   } else if (selectedCard === null) {
     cardPart = <AddCardPrompt text={t('market.bid.errors.no_card')} />;
@@ -322,23 +311,12 @@ export function BidForm({
     serverFields.address !== undefined && !addressShown ? serverFields.address : null;
   let addressPart: ReactNode = null;
   if (physical && item.isPending) {
-    addressPart = (
-      <Box role="status" aria-label={t('offering.bidding.form.addressesLoading')}>
-        <Skeleton variant="rounded" height={56} />
-      </Box>
-    );
+    addressPart = <LoadingBlock label={t('offering.bidding.form.addressesLoading')} height={56} />;
   } else if (physical && item.isError) {
     addressPart = (
-      <Alert
-        severity="warning"
-        action={
-          <Button color="inherit" size="small" onClick={() => void item.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => void item.refetch()}>
         {t('offering.bidding.form.addressesFailed')}
-      </Alert>
+      </RetryAlert>
     );
   } else if (delivered) {
     const addressError = fieldText('address');
@@ -352,20 +330,11 @@ export function BidForm({
           </Typography>
         ) : null}
         {addresses.isPending ? (
-          <Box role="status" aria-label={t('offering.bidding.form.addressesLoading')}>
-            <Skeleton variant="rounded" height={56} />
-          </Box>
+          <LoadingBlock label={t('offering.bidding.form.addressesLoading')} height={56} />
         ) : addresses.isError ? (
-          <Alert
-            severity="warning"
-            action={
-              <Button color="inherit" size="small" onClick={() => void addresses.refetch()}>
-                {t('common.retry')}
-              </Button>
-            }
-          >
+          <RetryAlert onRetry={() => void addresses.refetch()}>
             {t('offering.bidding.form.addressesFailed')}
-          </Alert>
+          </RetryAlert>
         ) : addressValue === null ? (
           <Alert
             severity="info"
