@@ -6,7 +6,7 @@ import { dynamoDocumentClient } from '../functions/core/clients';
 import { readEnv } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
 import { markOnboarded } from '../functions/profiles/testing/sellers';
-import { marketPartition, offeringKey, typesKey } from '../functions/offerings/offerings.keys';
+import { marketPartition, offeringKey, typesKey } from '../functions/offerings/testing/keys';
 import type { ListingContract, ListingProgress } from '../shared/schemas/offerings';
 import { startDynamoCounter } from './dynamo-counter';
 import { logInWithPins } from './login';

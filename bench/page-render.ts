@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ItemPage } from '../shared/schemas/items';
 import type { PublicProfile } from '../shared/schemas/profiles';
-import { loadRenderer, RENDER_FILES } from '../functions/pages/renderer';
+import { loadRenderer, RENDER_FILES } from '../functions/pages/index';
 import { PAGE_SIZE } from '../shared/constants/limits';
 import { median, percentile } from './stats';
 

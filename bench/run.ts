@@ -45,8 +45,7 @@ import { bundleFunctions, REPO_ROOT } from '../infra/lib/bundle';
 import { startTwin } from '../infra/local/twin';
 import { dynamoDocumentClient } from '../functions/core/clients';
 import { readEnv } from '../functions/core/env';
-import { newId } from '../functions/core/ids';
-import { createProfilesRepo } from '../functions/profiles/profiles.repo';
+import { putSellers, sellerProfile } from '../functions/profiles/testing/sellers';
 import { renderDirOf } from '../infra/lib/web-pages';
 import { measureInitTime } from './init-time';
 import { benchPageRender } from './page-render';
@@ -115,27 +114,14 @@ async function latency() {
   try {
     const env = readEnv();
     const doc = dynamoDocumentClient(env);
-    const repo = createProfilesRepo({ doc, tableName: env.tableName });
-    await Promise.all(
-      Array.from({ length: SELLERS }, (_, index) =>
-        repo.putProfile({
-          id: newId(),
-          nick: `bench${index}`,
-          name: `Bench ${index}`,
-          surname: 'Seller',
-          entity_name: null,
-          user_option: 'individual',
-          title: 'Maker',
-          slogan: null,
-          summary: null,
-          profile_image: `avatars/bench/${index}.webp`,
-          header_image: null,
-          followers_counter: (index * 7919) % 5000,
-          is_verified: index % 3 === 0,
-          is_seller: true,
-          created_at: new Date().toISOString(),
-        }),
-      ),
+    // A full page and more of sellers, written straight to the table.
+    await putSellers(
+      ...Array.from({ length: SELLERS }, (_, index) => ({
+        ...sellerProfile(`bench${index}`, (index * 7919) % 5000, `Bench ${index}`),
+        title: 'Maker',
+        profile_image: `avatars/bench/${index}.webp`,
+        is_verified: index % 3 === 0,
+      })),
     );
     const url = `${twin.urls.http}/api/users/sellers?limit=50`;
     const query = new QueryCommand({

@@ -1,26 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTwinEnv } from '../../infra/local/test/twin-context';
-import {
-  call,
-  hasCognito,
-  logIn,
-  makeAdmin,
-  newUser,
-  type TestUser,
-} from '../accounts/testing/session';
-import { putFinishedItem } from '../items/testing/items';
+import { call, hasCognito, type TestUser } from '../accounts/testing/session';
 import { replay, type BookAction } from '../../shared/auction';
 import type { AuctionView, MyBidsPage } from '../../shared/schemas/bids';
-import type { OfferingDetail } from '../../shared/schemas/offerings';
+import type { ListingContract, OfferingDetail } from '../../shared/schemas/offerings';
 import type { SavedCard } from '../../shared/schemas/payments';
 import type { CardPayment, Order } from '../../shared/schemas/orders';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { ordersDeps } from '../orders/index';
-import { addCard, expireBooking, listApproved, onboardSeller } from '../orders/testing/market';
+import { expireBooking } from '../orders/testing/market';
 import { bidsDeps } from './bids.deps';
 import { sweepAuctions } from './close';
 import { createBid } from './place';
 import type { BidsDeps } from './ports';
+import { auctionCast, DEFAULT_CARD, listAuction, lotOf, placeBid as bid } from './testing/lots';
 
 /**
  * Bidding on the twin (issue 13 §1, §3): real users through the gateway (saved cards on the Stripe
@@ -28,7 +21,6 @@ import type { BidsDeps } from './ports';
  * lot through the use case, checked against the rules replayed from the lot's log.
  */
 const RUN = `bd${Date.now().toString(36)}`;
-const HOUR = 3_600_000;
 let seller: TestUser;
 let alice: TestUser;
 let bob: TestUser;
@@ -38,45 +30,15 @@ let admin: TestUser;
 beforeAll(async () => {
   useTwinEnv();
   if (!hasCognito()) return;
-  [seller, alice, bob, carol, admin] = await Promise.all([
-    newUser(RUN),
-    newUser(RUN),
-    newUser(RUN),
-    newUser(RUN),
-    newUser(RUN),
-  ]);
-  await makeAdmin(admin.id);
-  admin = { ...admin, ...(await logIn(admin)) };
-  await Promise.all([onboardSeller(seller), addCard(alice), addCard(bob)]);
+  ({
+    seller,
+    admin,
+    bidders: { alice, bob, carol },
+  } = await auctionCast(RUN, { alice: DEFAULT_CARD, bob: DEFAULT_CARD, carol: null }));
 }, 180_000);
 
-async function auction(copies: number, extra: Record<string, unknown> = {}) {
-  const item = await putFinishedItem({
-    creator: { id: seller.id, nick: seller.nick },
-    copies,
-    product_type: 'digital',
-    title: 'Lot',
-  });
-  return listApproved(seller, admin, item.id, {
-    type: 'auction',
-    copies,
-    price: 1_000,
-    multi_copy: copies > 1,
-    end_at: new Date(Date.now() + 3 * HOUR).toISOString(),
-    ...extra,
-  });
-}
-
-const bid = (user: TestUser, offeringId: string, body: Record<string, unknown>) =>
-  call<AuctionView>('POST', `/api/users/${user.id}/bid/create`, {
-    token: user.accessToken,
-    body: { offeringid: offeringId, currency: 'EUR', quantity: 1, ...body },
-  });
-
-const lotOf = (offeringId: string, user?: TestUser) =>
-  call<AuctionView>('GET', `/api/users/${user?.id ?? '-'}/bid/getbyofferingid/${offeringId}`, {
-    token: user?.accessToken,
-  });
+const auction = (copies: number, extra: Partial<ListingContract> = {}) =>
+  listAuction({ seller, admin }, copies, { title: 'Lot', extra });
 
 describe('bidding through the gateway', () => {
   it('the rules, the card, the proxy, the list, My Bids, delisting and retraction', async (context) => {

@@ -1,33 +1,26 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTwinEnv } from '../../infra/local/test/twin-context';
-import {
-  call,
-  hasCognito,
-  logIn,
-  makeAdmin,
-  newUser,
-  type TestUser,
-} from '../accounts/testing/session';
-import { putFinishedItem } from '../items/testing/items';
+import { call, hasCognito, type TestUser } from '../accounts/testing/session';
 import { allCopies } from '../items/index';
-import type { AssignedTokens, AuctionView, MyBidsPage } from '../../shared/schemas/bids';
+import type { AssignedTokens, MyBidsPage } from '../../shared/schemas/bids';
 import type { CardPayment, CheckoutSession, Order } from '../../shared/schemas/orders';
 import type { NotificationPage } from '../../shared/schemas/notifications';
 import type { OfferingDetail } from '../../shared/schemas/offerings';
 import { offeringsDeps, runListingTask } from '../offerings/index';
 import { ordersDeps } from '../orders/index';
-import {
-  addCard,
-  enterCard,
-  expireBooking,
-  listApproved,
-  onboardSeller,
-  stripeState,
-  until,
-} from '../orders/testing/market';
+import { enterCard, expireBooking, stripeState, until } from '../orders/testing/market';
 import { bidsDeps } from './bids.deps';
 import { runCloseStep, sweepAuctions } from './close';
 import type { BidsDeps } from './ports';
+import {
+  auctionCast,
+  DEFAULT_CARD,
+  HOUR,
+  listAuction,
+  lotOf,
+  placeBid,
+  writtenLot,
+} from './testing/lots';
 
 /**
  * The auction close on the twin (issue 13 §4): the close's task run at the lot's end (its clock
@@ -37,7 +30,6 @@ import type { BidsDeps } from './ports';
  * (the sweeper and the workflow) and a close cut short and run again.
  */
 const RUN = `cl${Date.now().toString(36)}`;
-const HOUR = 3_600_000;
 let seller: TestUser;
 let payer: TestUser;
 let needsBank: TestUser;
@@ -47,57 +39,30 @@ let admin: TestUser;
 beforeAll(async () => {
   useTwinEnv();
   if (!hasCognito()) return;
-  [seller, payer, needsBank, second, admin] = await Promise.all([
-    newUser(RUN),
-    newUser(RUN),
-    newUser(RUN),
-    newUser(RUN),
-    newUser(RUN),
-  ]);
-  await makeAdmin(admin.id);
-  admin = { ...admin, ...(await logIn(admin)) };
-  await Promise.all([
-    onboardSeller(seller),
-    addCard(payer),
+  ({
+    seller,
+    admin,
+    bidders: { payer, needsBank, second },
+  } = await auctionCast(RUN, {
+    payer: DEFAULT_CARD,
     // Stripe's "always authenticate" card: off session the bank declines, asking for the buyer.
-    addCard(needsBank, '4000002760003184'),
-    addCard(second),
-  ]);
+    needsBank: '4000002760003184',
+    second: DEFAULT_CARD,
+  }));
 }, 180_000);
 
-async function auction(copies: number, endsIn = 3 * HOUR): Promise<OfferingDetail> {
-  const item = await putFinishedItem({
-    creator: { id: seller.id, nick: seller.nick },
-    copies,
-    product_type: 'digital',
-    title: 'Closing lot',
-  });
-  return listApproved(seller, admin, item.id, {
-    type: 'auction',
-    copies,
-    price: 1_000,
-    multi_copy: copies > 1,
-    end_at: new Date(Date.now() + endsIn).toISOString(),
-  });
-}
+const auction = (copies: number, endsIn = 3 * HOUR): Promise<OfferingDetail> =>
+  listAuction({ seller, admin }, copies, { title: 'Closing lot', endsIn });
 
 async function bid(user: TestUser, offeringId: string, bidprice: number, quantity = 1) {
-  const answer = await call<AuctionView>('POST', `/api/users/${user.id}/bid/create`, {
-    token: user.accessToken,
-    body: { offeringid: offeringId, bidprice, currency: 'EUR', quantity },
-  });
+  const answer = await placeBid(user, offeringId, { bidprice, quantity });
   expect(answer.status).toBe(201);
   return answer.json.data;
 }
 
 /** The lot's end (the lot is written by the publication's effects, a moment after it). */
-const endOf = async (offeringId: string) => {
-  const lot = await until(
-    () => bidsDeps().repo.getLot(offeringId),
-    (found) => found !== undefined,
-  );
-  return Date.parse(lot?.auction.end_at ?? '');
-};
+const endOf = async (offeringId: string) =>
+  Date.parse((await writtenLot(offeringId)).auction.end_at);
 
 const orderOf = (user: TestUser, orderId: string) =>
   call<Order>('POST', '/api/order/retrievebyid', {
@@ -114,11 +79,7 @@ const tokensOf = async (user: TestUser, offeringId: string) =>
   ).json.data.tokens;
 
 const statusOf = async (user: TestUser, offeringId: string) =>
-  (
-    await call<AuctionView>('GET', `/api/users/${user.id}/bid/getbyofferingid/${offeringId}`, {
-      token: user.accessToken,
-    })
-  ).json.data.mine?.status;
+  (await lotOf(offeringId, user)).json.data.mine?.status;
 
 const offeringOf = async (offeringId: string) =>
   (

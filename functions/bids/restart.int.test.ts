@@ -1,23 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownWorkflowRunner } from '../../infra/local/test/own-runner';
 import { useTwinEnv } from '../../infra/local/test/twin-context';
-import { startWorkflowRunner, type WorkflowRunner } from '../../infra/local/workflows/runner';
-import {
-  call,
-  hasCognito,
-  logIn,
-  makeAdmin,
-  newUser,
-  type TestUser,
-} from '../accounts/testing/session';
+import { hasCognito, type TestUser } from '../accounts/testing/session';
 import { allCopies } from '../items/index';
 import { ordersDeps } from '../orders/index';
-import { putFinishedItem } from '../items/testing/items';
-import type { AuctionView } from '../../shared/schemas/bids';
-import { addCard, listApproved, onboardSeller, until } from '../orders/testing/market';
+import { until } from '../orders/testing/market';
 import { bidsDeps } from './bids.deps';
+import { auctionCast, DEFAULT_CARD, HOUR, listAuction, placeBid, writtenLot } from './testing/lots';
 
 /**
  * A restart of the twin's workflow runner in the middle of an auction's close (issue 13 §4): the
@@ -31,64 +20,35 @@ const RUN = `ar${Date.now().toString(36)}`;
 let seller: TestUser;
 let bidder: TestUser;
 let admin: TestUser;
-let dataDir: string;
-let runner: WorkflowRunner | undefined;
-const saved = {
-  endpoint: process.env.SFN_ENDPOINT,
-  prefix: process.env.WORKFLOW_ARN_PREFIX,
-};
-
-async function startRunner(): Promise<WorkflowRunner> {
-  const started = await startWorkflowRunner({
-    workflowsDir: path.resolve('infra/workflows'),
-    dataDir,
-    port: 0,
-    log: () => undefined,
-  });
-  process.env.SFN_ENDPOINT = started.endpoint;
-  process.env.WORKFLOW_ARN_PREFIX = started.stateMachineArnPrefix;
-  return started;
-}
+const runner = ownWorkflowRunner('auction-restart-');
 
 beforeAll(async () => {
   useTwinEnv();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'auction-restart-'));
   if (!hasCognito()) return;
-  [seller, bidder, admin] = await Promise.all([newUser(RUN), newUser(RUN), newUser(RUN)]);
-  await makeAdmin(admin.id);
-  admin = { ...admin, ...(await logIn(admin)) };
-  await Promise.all([onboardSeller(seller), addCard(bidder)]);
+  ({
+    seller,
+    admin,
+    bidders: { bidder },
+  } = await auctionCast(RUN, { bidder: DEFAULT_CARD }));
 }, 180_000);
 
-afterAll(async () => {
-  await runner?.stop();
-  process.env.SFN_ENDPOINT = saved.endpoint;
-  process.env.WORKFLOW_ARN_PREFIX = saved.prefix;
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => runner.dispose());
 
 describe.runIf(hasCognito())('a runner restart during an auction', () => {
   it('closes once after the restart: one order, one charge, the copy with its winner', async () => {
-    const item = await putFinishedItem({
-      creator: { id: seller.id, nick: seller.nick },
-      copies: 1,
-      product_type: 'digital',
-    });
-    const offering = await listApproved(seller, admin, item.id, {
-      type: 'auction',
-      price: 1_000,
-      end_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
-    });
-    const placed = await call<AuctionView>('POST', `/api/users/${bidder.id}/bid/create`, {
-      token: bidder.accessToken,
-      body: { offeringid: offering.id, bidprice: 1_000, currency: 'EUR', quantity: 1 },
-    });
+    const offering = await listAuction({ seller, admin }, 1, { endsIn: 2 * HOUR });
+    const placed = await placeBid(bidder, offering.id, { bidprice: 1_000 });
     expect(placed.status).toBe(201);
 
-    // The lot now ends in 4 seconds; its close runs on this test's runner.
+    // The lot now ends in 4 seconds; its close runs on this test's runner. The lot's own close
+    // workflow (on the twin's runner, started at publication) first takes its look and waits for
+    // the next one, hours away: moved before that, the end would race it (a lot saved under the
+    // test, or closed by it while this test's runner is down).
     const deps = bidsDeps();
-    const lot = await deps.repo.getLot(offering.id);
-    if (lot === undefined) throw new Error('no lot');
+    const lot = await writtenLot(
+      offering.id,
+      (found) => found.next_at !== null && Date.parse(found.next_at) > Date.now() + 60_000,
+    );
     const end = new Date(Date.now() + 4_000).toISOString();
     expect(
       await deps.repo.saveLot(
@@ -96,16 +56,15 @@ describe.runIf(hasCognito())('a runner restart during an auction', () => {
         lot.version,
       ),
     ).toBe(true);
-    runner = await startRunner();
+    await runner.start();
     await bidsDeps().startClose(offering.id, 'resume', new Date());
     await new Promise((resolve) => setTimeout(resolve, 500));
     // The runner goes down while the workflow waits, and stays down past the end.
     await runner.stop();
-    runner = undefined;
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     expect((await deps.repo.getLot(offering.id))?.phase).toBe('open');
 
-    runner = await startRunner();
+    await runner.start();
     const closed = await until(
       () => deps.repo.getLot(offering.id),
       (found) => found?.phase === 'closed',
@@ -116,7 +75,7 @@ describe.runIf(hasCognito())('a runner restart during an auction', () => {
     const order = await ordersDeps().repo.get(orderId);
     expect(order).toMatchObject({ status: 'fulfilled', sub_scope: 'auction' });
     expect(order?.payments).toHaveLength(1);
-    const copies = await allCopies(ordersDeps().items, item.id);
+    const copies = await allCopies(ordersDeps().items, offering.item.id);
     expect(copies.map((copy) => copy.owner_id)).toEqual([bidder.id]);
   }, 120_000);
 });

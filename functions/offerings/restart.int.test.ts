@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownWorkflowRunner } from '../../infra/local/test/own-runner';
 import { useTwinEnv } from '../../infra/local/test/twin-context';
-import { startWorkflowRunner, type WorkflowRunner } from '../../infra/local/workflows/runner';
 import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { executionName, startWorkflow } from '../core/workflows';
@@ -27,35 +24,16 @@ import type { OfferingsDeps } from './ports';
  */
 const RUN = `rs${Date.now().toString(36)}`;
 let seller: TestUser;
-let dataDir: string;
-let runner: WorkflowRunner | undefined;
-const savedEndpoint = process.env.SFN_ENDPOINT;
-
-async function startRunner(): Promise<WorkflowRunner> {
-  const started = await startWorkflowRunner({
-    workflowsDir: path.resolve('infra/workflows'),
-    dataDir,
-    port: 0,
-    log: () => undefined,
-  });
-  process.env.SFN_ENDPOINT = started.endpoint;
-  process.env.WORKFLOW_ARN_PREFIX = started.stateMachineArnPrefix;
-  return started;
-}
+const runner = ownWorkflowRunner('listing-restart-');
 
 beforeAll(async () => {
   useTwinEnv();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'listing-restart-'));
   if (!hasCognito()) return;
   seller = await newUser(RUN);
   await markOnboarded(seller.id);
 }, 120_000);
 
-afterAll(async () => {
-  await runner?.stop();
-  process.env.SFN_ENDPOINT = savedEndpoint;
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => runner.dispose());
 
 function deps(): OfferingsDeps {
   return {
@@ -82,7 +60,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 
 describe.runIf(hasCognito())('a restart of the workflow runner mid-listing', () => {
   it('finishes the listing once after the restart', async () => {
-    runner = await startRunner();
+    await runner.start();
     const item = await putFinishedItem({ creator: seller, copies: 60, title: `Restart ${RUN}` });
     const now = new Date();
     const progress = await createOffering(
@@ -119,7 +97,7 @@ describe.runIf(hasCognito())('a restart of the workflow runner mid-listing', () 
       (record) => record?.status === 'pending' && record.token !== null,
     );
     await runner.stop();
-    runner = await startRunner();
+    await runner.start();
 
     await validateOffering(deps(), offeringId, { decision: 'approve' }, new Date());
     const published = await until(

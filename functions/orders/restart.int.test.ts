@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownWorkflowRunner } from '../../infra/local/test/own-runner';
 import { useTwinEnv } from '../../infra/local/test/twin-context';
-import { startWorkflowRunner, type WorkflowRunner } from '../../infra/local/workflows/runner';
-import { hasCognito, logIn, makeAdmin, newUser, type TestUser } from '../accounts/testing/session';
+import { hasCognito, newAdmin, newUser, type TestUser } from '../accounts/testing/session';
 import { allCopies } from '../items/index';
 import { putFinishedItem } from '../items/testing/items';
 import { markOnboarded } from '../profiles/testing/sellers';
@@ -23,40 +20,16 @@ const RUN = `ox${Date.now().toString(36)}`;
 let seller: TestUser;
 let buyer: TestUser;
 let admin: TestUser;
-let dataDir: string;
-let runner: WorkflowRunner | undefined;
-const saved = {
-  endpoint: process.env.SFN_ENDPOINT,
-  prefix: process.env.WORKFLOW_ARN_PREFIX,
-};
-
-async function startRunner(): Promise<WorkflowRunner> {
-  const started = await startWorkflowRunner({
-    workflowsDir: path.resolve('infra/workflows'),
-    dataDir,
-    port: 0,
-    log: () => undefined,
-  });
-  process.env.SFN_ENDPOINT = started.endpoint;
-  process.env.WORKFLOW_ARN_PREFIX = started.stateMachineArnPrefix;
-  return started;
-}
+const runner = ownWorkflowRunner('booking-restart-');
 
 beforeAll(async () => {
   useTwinEnv();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'booking-restart-'));
   if (!hasCognito()) return;
-  [seller, buyer, admin] = await Promise.all([newUser(RUN), newUser(RUN), newUser(RUN)]);
-  await Promise.all([markOnboarded(seller.id), makeAdmin(admin.id)]);
-  admin = { ...admin, ...(await logIn(admin)) };
+  [seller, buyer, admin] = await Promise.all([newUser(RUN), newUser(RUN), newAdmin(RUN)]);
+  await markOnboarded(seller.id);
 }, 120_000);
 
-afterAll(async () => {
-  await runner?.stop();
-  process.env.SFN_ENDPOINT = saved.endpoint;
-  process.env.WORKFLOW_ARN_PREFIX = saved.prefix;
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => runner.dispose());
 
 describe.runIf(hasCognito())('a runner restart during a booking', () => {
   it('expires the booking once after the restart; the copy is free again', async () => {
@@ -71,7 +44,7 @@ describe.runIf(hasCognito())('a runner restart during a booking', () => {
       copies: 1,
       start_at: new Date(Date.now() - 9 * 60_000).toISOString(),
     });
-    runner = await startRunner();
+    await runner.start();
     const deps = ordersDeps();
     const madeAt = new Date(Date.now() - 5 * 60_000 + 4_000);
     const order = await preorder(
@@ -88,10 +61,9 @@ describe.runIf(hasCognito())('a runner restart during a booking', () => {
     expect(order.status).toBe('accepted');
     // The runner goes down while the workflow waits, and stays down past the expiry.
     await runner.stop();
-    runner = undefined;
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect((await deps.repo.get(order.id))?.status).toBe('accepted');
-    runner = await startRunner();
+    await runner.start();
     const expired = await until(
       () => deps.repo.get(order.id),
       (record) => record?.status === 'order_expired',

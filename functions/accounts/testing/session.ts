@@ -190,6 +190,13 @@ export async function makeAdmin(userId: string): Promise<void> {
   );
 }
 
+/** A new user in the pool's `admin` group (support), logged in again so its tokens carry it. */
+export async function newAdmin(run: string): Promise<TestUser> {
+  const user = await newUser(run);
+  await makeAdmin(user.id);
+  return { ...user, ...(await logIn(user)) };
+}
+
 /** A JSON call through the gateway, with a bearer token when given. */
 export async function call<T = unknown>(
   method: string,
