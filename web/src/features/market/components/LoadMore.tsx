@@ -2,7 +2,10 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import { useTranslation } from '../../../lib/i18n';
+import { addTranslations, useTranslation } from '../../../lib/i18n';
+import marketTexts from '../../../locales/en.market.json';
+
+addTranslations({ market: marketTexts });
 
 /** The part of an infinite query a list's foot needs. */
 export interface MorePages {
