@@ -12,10 +12,11 @@ import { readEnv } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
 import { markOnboarded } from '../functions/profiles/testing/sellers';
 import type { AuctionView } from '../shared/schemas/bids';
-import type { ListingContract, ListingProgress, OfferingDetail } from '../shared/schemas/offerings';
+import type { ListingContract } from '../shared/schemas/offerings';
 import { GUEST_USER_ID } from '../shared/realtime/messages';
 import { startDynamoCounter } from './dynamo-counter';
 import { logInWithPins } from './login';
+import { bearer, HOUR, json, listApproved, submitForm } from './http';
 import { median, ms, percentile, table } from './stats';
 
 /**
@@ -36,24 +37,6 @@ import { median, ms, percentile, table } from './stats';
  * The bidders, the gateway, the handlers and the 1,000 sockets share this one Node process;
  * DynamoDB Local is a Java process beside it.
  */
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
-
-async function submitForm(url: string, fields: Record<string, string>): Promise<void> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-  });
-  await response.arrayBuffer();
-}
-
-const HOUR = 3_600_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface AuctionBenchOptions {
   /** Concurrent clients of each throughput measure (e.g. [1, 8]). */
@@ -73,17 +56,7 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
   const api = twin.urls.http;
   const env = readEnv();
   const stamp = `au${Date.now().toString(36)}`;
-  const auth = (token: string) => ({
-    'content-type': 'application/json',
-    authorization: `Bearer ${token}`,
-  });
-  const waitFor = async (read: () => Promise<boolean>) => {
-    const deadline = Date.now() + 60_000;
-    while (!(await read())) {
-      if (Date.now() > deadline) throw new Error('not there in 60 s');
-      await sleep(10);
-    }
-  };
+  const auth = bearer;
 
   // --- accounts: a seller, support (an admin by the pool's group), the bidders with a card -----
   const seller = await account(twin, stamp);
@@ -139,42 +112,7 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
       invited: [],
       collection_id: null,
     };
-    const progress = await json<ListingProgress>(
-      await fetch(`${api}/api/users/${seller.id}/offering/create`, {
-        method: 'POST',
-        headers: { ...auth(seller.token), 'idempotency-key': `${stamp}-${label}` },
-        body: JSON.stringify({ offering }),
-      }),
-    );
-    const offeringId = progress.offeringId;
-    await waitFor(async () => {
-      const status = await json<ListingProgress>(
-        await fetch(`${api}/api/users/${seller.id}/offering/create/status`, {
-          method: 'POST',
-          headers: auth(seller.token),
-          body: JSON.stringify({ offeringId }),
-        }),
-      );
-      return status.step === 'done';
-    });
-    await json(
-      await fetch(`${api}/api/admin/offerings/${offeringId}/validate`, {
-        method: 'POST',
-        headers: auth(admin.token),
-        body: JSON.stringify({ decision: 'approve' }),
-      }),
-    );
-    await waitFor(async () => {
-      const detail = await json<OfferingDetail>(
-        await fetch(`${api}/api/users/${seller.id}/offering/getofferingbyid/${offeringId}`, {
-          method: 'POST',
-          headers: auth(seller.token),
-          body: JSON.stringify({}),
-        }),
-      );
-      return detail.status === 'validated';
-    });
-    return offeringId;
+    return listApproved(api, { seller, admin }, offering, `${stamp}-${label}`);
   };
   const hotLot = await listAuction('hot');
   const watchedLot = await listAuction('watched');

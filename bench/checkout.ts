@@ -4,10 +4,11 @@ import type { Twin } from '../infra/local/twin';
 import { STRIPE_ENV } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
 import { ordersDeps } from '../functions/orders/index';
-import type { ListingContract, ListingProgress } from '../shared/schemas/offerings';
+import type { ListingContract } from '../shared/schemas/offerings';
 import type { CardPayment, Order } from '../shared/schemas/orders';
 import { startDynamoCounter } from './dynamo-counter';
 import { account, supportAccount } from './market';
+import { bearer, HOUR, json, listApproved, submitForm, waitFor } from './http';
 import { median, ms, percentile, table } from './stats';
 
 /**
@@ -22,11 +23,6 @@ import { median, ms, percentile, table } from './stats';
  * the DynamoDB requests and write units and the Stripe API calls one order makes, webhooks
  * included, through counting proxies.
  */
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
 
 /** A counting proxy in front of the Stripe twin: `METHOD /v1/<resource>` per request. */
 async function startStripeCounter(target: string) {
@@ -62,35 +58,13 @@ async function startStripeCounter(target: string) {
   };
 }
 
-async function submitForm(url: string, fields: Record<string, string>): Promise<string> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-  });
-  return response.headers.get('location') ?? '';
-}
-
-const HOUR = 3_600_000;
-
 export async function benchCheckout(twin: Twin, orders: number) {
   const api = twin.urls.http;
   const stamp = `co${Date.now().toString(36)}`;
   const seller = await account(twin, stamp, `${stamp}@example.com`);
   const buyer = await account(twin, `${stamp}b`, `${stamp}b@example.com`);
   const admin = await supportAccount(twin);
-  const auth = (token: string) => ({
-    'content-type': 'application/json',
-    authorization: `Bearer ${token}`,
-  });
-  const waitFor = async (read: () => Promise<boolean>) => {
-    const deadline = Date.now() + 60_000;
-    while (!(await read())) {
-      if (Date.now() > deadline) throw new Error('not there in 60 s');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
+  const auth = bearer;
 
   // The seller onboards on Stripe's (the twin's) hosted form; the buyer saves a 4242 card.
   const begin = await json<{ url: string }>(
@@ -151,31 +125,7 @@ export async function benchCheckout(twin: Twin, orders: number) {
     invited: [],
     collection_id: null,
   };
-  const progress = await json<ListingProgress>(
-    await fetch(`${api}/api/users/${seller.id}/offering/create`, {
-      method: 'POST',
-      headers: { ...auth(seller.token), 'idempotency-key': `${stamp}-list` },
-      body: JSON.stringify({ offering }),
-    }),
-  );
-  const offeringId = progress.offeringId;
-  await waitFor(async () => {
-    const status = await json<ListingProgress>(
-      await fetch(`${api}/api/users/${seller.id}/offering/create/status`, {
-        method: 'POST',
-        headers: auth(seller.token),
-        body: JSON.stringify({ offeringId }),
-      }),
-    );
-    return status.step === 'done';
-  });
-  await json(
-    await fetch(`${api}/api/admin/offerings/${offeringId}/validate`, {
-      method: 'POST',
-      headers: auth(admin.token),
-      body: JSON.stringify({ decision: 'approve' }),
-    }),
-  );
+  const offeringId = await listApproved(api, { seller, admin }, offering, `${stamp}-list`);
 
   const orderRepo = ordersDeps().repo;
   const statusOf = async (orderId: string) => (await orderRepo.get(orderId))?.status;

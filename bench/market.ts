@@ -11,6 +11,7 @@ import type { ListingContract, ListingProgress } from '../shared/schemas/offerin
 import { startDynamoCounter } from './dynamo-counter';
 import { logInWithPins } from './login';
 import { median, ms, percentile, table } from './stats';
+import { json } from './http';
 
 /**
  * The market (issue 11), on the twin in this process:
@@ -21,11 +22,6 @@ import { median, ms, percentile, table } from './stats';
  *   copies in packs to `pending`, support's approval to the market entries; time, DynamoDB
  *   requests and write units.
  */
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
 
 export async function account(twin: Twin, stamp: string, email: string) {
   const cognito = new CognitoIdentityProviderClient({

@@ -5,6 +5,7 @@ import type { CreationProgress, UploadTicket, Uploaded } from '../shared/schemas
 import { startDynamoCounter } from './dynamo-counter';
 import { logInWithPins } from './login';
 import { ms, percentile, table } from './stats';
+import { json } from './http';
 
 /**
  * Creating a 200-copy item on the twin: wall time of `POST /api/users/{id}/token/create` (the
@@ -14,12 +15,6 @@ import { ms, percentile, table } from './stats';
  * transaction). Each run creates a new item from two freshly uploaded images.
  */
 const COPIES = 200;
-
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
 
 export async function benchMint(twin: Twin, runs: number) {
   const counter = await startDynamoCounter(twin.urls.dynamodb);

@@ -8,6 +8,7 @@ import { notify, notifyDeps, startFollowerFanOut } from '../functions/notificati
 import { startDynamoCounter } from './dynamo-counter';
 import { logInWithPins } from './login';
 import { ms, percentile, table } from './stats';
+import { json } from './http';
 
 /**
  * Notifications on the twin:
@@ -20,11 +21,6 @@ import { ms, percentile, table } from './stats';
  *   notification), and the DynamoDB requests and write units per follower, counted by the proxy
  *   in front of DynamoDB Local (bench/dynamo-counter.ts: a transaction's item costs 2 units per KB).
  */
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
 
 export async function benchNotifyToBell(twin: Twin, runs: number) {
   const cognito = new CognitoIdentityProviderClient({

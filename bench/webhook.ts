@@ -6,6 +6,7 @@ import type { Twin } from '../infra/local/twin';
 import { startDynamoCounter } from './dynamo-counter';
 import { logInWithPins } from './login';
 import { ms, percentile, table } from './stats';
+import { json } from './http';
 
 /**
  * Stripe's webhook through the local gateway (POST /api/payment-gateway/webhook): wall time and
@@ -17,11 +18,6 @@ import { ms, percentile, table } from './stats';
  * - a redelivery of an event already handled (claim refused, one read).
  * The twin's own deliveries are held, so only the bench's signed posts reach the handler.
  */
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
 
 export async function benchWebhook(twin: Twin, runs: number) {
   const counter = await startDynamoCounter(twin.urls.dynamodb);

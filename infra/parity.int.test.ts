@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RENDER_DIR_ENV, RENDER_FILES } from '../functions/pages/renderer';
+import { RENDER_DIR_ENV, RENDER_FILES } from '../functions/pages/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {

@@ -73,7 +73,7 @@ export function followUpOf(
     visible: held?.price ?? change.line.max,
     quantity: change.line.quantity,
     held: held !== undefined,
-    newBidder: change.line.kind === 'bid' && change.newBidder,
+    newBidder: change.newBidder,
     outbid,
     outbidNicks: outbid.map((userId) => lot.bidders[userId]?.nick ?? ''),
     extended: change.outcome.extended,

@@ -10,3 +10,4 @@ export {
   type PublishDeps,
   type PublishResult,
 } from './publish';
+export type { WsEvent, WsEventType, WsResult } from './ws-event';

@@ -12,7 +12,7 @@ import {
   type TriggerModules,
 } from './cognito/server';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamodb';
-import { RENDER_DIR_ENV } from '../../functions/pages/renderer';
+import { RENDER_DIR_ENV } from '../../functions/pages/index';
 import { httpRoutes } from '../../functions/routes';
 import {
   startStripeTwin,

@@ -6,7 +6,7 @@ import {
   GetConnectionCommand,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
-import type { WsEvent, WsResult } from '../../functions/realtime/ws-event';
+import type { WsEvent, WsResult } from '../../functions/realtime/index';
 import { requestTime, startWsGateway, type WsGateway, type WsHandler } from './ws-gateway';
 
 const ROUTES = [

@@ -32,7 +32,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { webSocketRoutes, type WebSocketRoute } from '../../functions/routes';
-import type { WsEvent, WsEventType, WsResult } from '../../functions/realtime/ws-event';
+import type { WsEvent, WsEventType, WsResult } from '../../functions/realtime/index';
 import { FUNCTIONS_DIR, lambdaContext, loadHandler } from './workflows/invoke';
 
 export type WsHandler = (event: WsEvent, context: ReturnType<typeof lambdaContext>) => unknown;

@@ -251,7 +251,14 @@ export function BidForm({
       </RetryAlert>
     );
   } else if (selectedCard === null) {
-    cardPart = <AddCardPrompt text={t('market.bid.errors.no_card')} />;
+    cardPart = (
+      <AddPrompt
+        text={t('market.bid.errors.no_card')}
+        action={t('offering.bidding.form.addCard')}
+        to={PATHS.paymentMethods}
+        icon={<AddCardRoundedIcon />}
+      />
+    );
   } else {
     const name = (card: SavedCard) => cardLabel(card, t, (key) => i18n.exists(key));
     const badges = (card: SavedCard) => (
@@ -336,22 +343,12 @@ export function BidForm({
             {t('offering.bidding.form.addressesFailed')}
           </RetryAlert>
         ) : addressValue === null ? (
-          <Alert
-            severity="info"
-            action={
-              <Button
-                color="inherit"
-                size="small"
-                component={RouterLink}
-                to={PATHS.settings}
-                startIcon={<AddLocationAltRoundedIcon />}
-              >
-                {t('offering.bidding.form.addAddress')}
-              </Button>
-            }
-          >
-            {t('offering.bidding.form.noAddress')}
-          </Alert>
+          <AddPrompt
+            text={t('offering.bidding.form.noAddress')}
+            action={t('offering.bidding.form.addAddress')}
+            to={PATHS.settings}
+            icon={<AddLocationAltRoundedIcon />}
+          />
         ) : (
           <FormControl error={addressError !== undefined}>
             <SavedAddressChoice
@@ -561,21 +558,27 @@ export function BidForm({
   );
 }
 
-/** No usable saved card: a bid needs one; the saved-cards page adds it (Stripe's form). */
-function AddCardPrompt({ text }: { text: string }) {
-  const { t } = useTranslation();
+/**
+ * Something a bid needs and the bidder has not saved (a card, a delivery address): what is missing
+ * and a link to the page that adds it.
+ */
+function AddPrompt({
+  text,
+  action,
+  to,
+  icon,
+}: {
+  text: string;
+  action: string;
+  to: string;
+  icon: ReactNode;
+}) {
   return (
     <Alert
       severity="info"
       action={
-        <Button
-          color="inherit"
-          size="small"
-          component={RouterLink}
-          to={PATHS.paymentMethods}
-          startIcon={<AddCardRoundedIcon />}
-        >
-          {t('offering.bidding.form.addCard')}
+        <Button color="inherit" size="small" component={RouterLink} to={to} startIcon={icon}>
+          {action}
         </Button>
       }
     >
