@@ -252,9 +252,17 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
           postaladdress: null,
         };
       });
-      const outcomes = await Promise.allSettled(
-        inputs.map((input) => createBid(deps, input, new Date())),
+      // Launched lowest first, as bids climb on a real hot lot: were the highest bid to land first,
+      // the rules would rightly refuse all the others and the race would accept a single write.
+      const launch = [...inputs].sort((a, b) => a.bidprice - b.bidprice);
+      const settled = await Promise.allSettled(
+        launch.map((input) => createBid(deps, input, new Date())),
       );
+      const outcomes = inputs.map((input) => {
+        const outcome = settled[launch.indexOf(input)];
+        if (outcome === undefined) throw new Error('a bid without its outcome');
+        return outcome;
+      });
       const accepted = inputs.filter((_, index) => outcomes[index]?.status === 'fulfilled');
       const refusals = outcomes.flatMap((outcome) =>
         outcome.status === 'rejected' ? [(outcome.reason as { code?: string }).code] : [],

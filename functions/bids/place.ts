@@ -338,9 +338,9 @@ async function changeLot(
       known = { lot: result.current, expected: result.current.version, fresh: true };
     }
     if (Date.now() - started > BUSY_BUDGET_MS) throw busy();
-    // A write that lost to another with the lot in hand decides again at once; a conflict (two
-    // writes at the same instant) or a lot to read again backs off first.
-    if (known === null || result.conflict) await backoff(attempt);
+    // Every loser backs off (jittered) before deciding again, even with the lot in hand: retrying
+    // at once, all the losers of a hot lot would collide again in lockstep.
+    await backoff(attempt);
   }
 }
 
