@@ -7,7 +7,7 @@ import type { CardPayment, CheckoutSession, Order } from '../../shared/schemas/o
 import type { NotificationPage } from '../../shared/schemas/notifications';
 import type { OfferingDetail } from '../../shared/schemas/offerings';
 import { offeringsDeps, runListingTask } from '../offerings/index';
-import { ordersDeps } from '../orders/index';
+import { orderAuctionOffer, ordersDeps, type OrdersDeps } from '../orders/index';
 import { enterCard, expireBooking, stripeState, until } from '../orders/testing/market';
 import { bidsDeps } from './bids.deps';
 import { runCloseStep, sweepAuctions } from './close';
@@ -269,6 +269,62 @@ describe('closing an auction', () => {
       [seller.id, 'available', null],
       [seller.id, 'available', null],
     ]);
+  });
+
+  it("a winner's payment read between another sale's steps is still honoured, charged once", async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(2);
+    await bid(payer, offering.id, 1_000);
+    await bid(second, offering.id, 1_100);
+    const end = await endOf(offering.id);
+    // The other winner's copy changes owner between this payment's reads: the seller's holding
+    // is read already moved on (here: gone, as when the lot's last copies sold at that moment).
+    const orders = ordersDeps();
+    let early = true;
+    const interleaved: OrdersDeps = {
+      ...orders,
+      items: {
+        ...orders.items,
+        async getHolding(ownerId, itemId) {
+          if (ownerId === seller.id && early) {
+            early = false;
+            return undefined;
+          }
+          return orders.items.getHolding(ownerId, itemId);
+        },
+      },
+    };
+    const real = bidsDeps();
+    const deps: BidsDeps = {
+      ...real,
+      orders: {
+        ...real.orders,
+        makeOffer: (input, now) => orderAuctionOffer(interleaved, input, now),
+      },
+    };
+    await closeAt(deps, offering.id, end + 1_000);
+    expect(early).toBe(false);
+    const orderIds = ((await bidsDeps().repo.getLot(offering.id))?.offers ?? []).map(
+      (offer) => offer.order_id ?? '',
+    );
+    const records = await until(
+      () => ordersDeps().repo.getMany(orderIds),
+      (found) => found.length === 2 && found.every((order) => order.status === 'fulfilled'),
+    );
+    expect(records.map((order) => order.buyer.id).sort()).toEqual([payer.id, second.id].sort());
+    for (const order of records) {
+      expect(order.payments.filter((payment) => payment.status === 'succeeded')).toHaveLength(1);
+    }
+    const copies = await allCopies(ordersDeps().items, offering.item.id);
+    expect(copies.map((copy) => copy.owner_id).sort()).toEqual([payer.id, second.id].sort());
+    const stripe = await stripeState();
+    for (const orderId of orderIds) {
+      expect(
+        stripe.payments.filter(
+          (payment) => payment.transfer_group === orderId && payment.status === 'succeeded',
+        ),
+      ).toHaveLength(1);
+    }
   });
 
   it('the close racing itself, and a close cut short and run again: each winner one order, one charge', async (context) => {

@@ -347,8 +347,10 @@ async function honour(
       deps.items.getHolding(order.seller.id, order.item.id),
       deps.items.getHolding(order.buyer.id, order.item.id),
     ]);
-    // Read between another writer's steps (a concurrent honour of the same payment): read again.
+    // Read between another writer's steps (a concurrent honour of the same payment, another sale
+    // of the offering moving the seller's holding on): read the order again, which decides.
     if (chosen.some((copy, index) => histories[index]?.hash !== copy.head)) continue;
+    if ((sellerHolding?.count ?? 0) < order.quantity) continue;
     const next: OrderRecord = {
       ...order,
       ...outcome.state,
@@ -601,7 +603,9 @@ async function returnCopies(deps: OrdersDeps, orderId: string, now: Date): Promi
       deps.items.getHolding(record.seller.id, record.item.id),
       deps.items.getHolding(record.buyer.id, record.item.id),
     ]);
+    // Read between another writer's steps (the copies or the buyer's holding moved on): again.
     if (held.some((copy, index) => histories[index]?.hash !== copy.head)) continue;
+    if ((buyerHolding?.count ?? 0) < held.length) continue;
     const summary = summaryOf(item);
     const pieces = [
       ...held.flatMap((copy, index) => {

@@ -22,6 +22,8 @@ import { allCopies } from '../items/index';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { expireBooking, preorder } from './booking';
 import { ordersDeps } from './orders.deps';
+import { updateOrder } from './fulfilment';
+import type { OrdersDeps } from './ports';
 import {
   addCard,
   enterCard,
@@ -355,6 +357,51 @@ describe.runIf(hasCognito())('buying on the twin', () => {
         ['refunded', seller.id],
       ]);
     }
+  });
+
+  it("a cancel whose reads of the buyer's holding interleave another move still returns the copies once", async () => {
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 2,
+      title: 'Jug',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 2, price: 1500 });
+    const order = (await book(buyer, offering.id, 2, ADDRESS)).json.data;
+    await call<CardPayment>('POST', '/api/payment-gateway/create-payment-intent', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    await waitStatus(buyer, order.id, 'paid');
+    // The buyer's holding is first read short, as between the steps of another move of it.
+    const real = ordersDeps();
+    let early = true;
+    const deps: OrdersDeps = {
+      ...real,
+      items: {
+        ...real.items,
+        async getHolding(ownerId, itemId) {
+          if (ownerId === buyer.id && itemId === item.id && early) {
+            early = false;
+            return undefined;
+          }
+          return real.items.getHolding(ownerId, itemId);
+        },
+      },
+    };
+    const cancelled = await updateOrder(
+      deps,
+      { callerId: seller.id, orderId: order.id, body: { action: 'cancel', reason: null } },
+      new Date(),
+    );
+    expect(early).toBe(false);
+    expect(cancelled).toMatchObject({ status: 'cancelled', refunded: 3000 });
+    const copies = await allCopies(real.items, item.id);
+    expect(copies.map((copy) => [copy.owner_id, copy.status])).toEqual([
+      [seller.id, 'available'],
+      [seller.id, 'available'],
+    ]);
+    expect(await real.items.getHolding(buyer.id, item.id)).toBeUndefined();
+    expect((await real.items.getHolding(seller.id, item.id))?.count).toBe(2);
   });
 
   it('a payment after the booking expired is honoured when the copies are free, else refunded', async () => {
