@@ -333,6 +333,19 @@ describe('an auction in Chromium', () => {
     await ben.page.setViewportSize({ width: 375, height: 812 });
     await benCopies.waitFor();
     await shootPanel(ben.page, wonPanel, 'auction-ben-copies-375');
+    // On a phone that drops the copies' call (every try): the panel says so and offers to try
+    // again, the rest of the panel still there; back online, Try again lists the copy.
+    const copiesCall = '**/offering/getassignedtokens';
+    await ben.page.route(copiesCall, (route) => route.abort('internetdisconnected'));
+    await ben.page.reload();
+    const failed = benBid.getByRole('alert').filter({ hasText: 'Your copies could not be loaded' });
+    await failed.waitFor({ timeout: 30_000 });
+    await benBid.getByText('You won.').waitFor();
+    await shootPanel(ben.page, wonPanel, 'auction-ben-copies-failed-375');
+    await ben.page.unroute(copiesCall);
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await benCopies.getByRole('listitem', { name: `Copy #${serial}` }).waitFor({ timeout: 20_000 });
+    expect(await failed.count()).toBe(0);
     await ben.page.setViewportSize({ width: 1280, height: 800 });
 
     // The winner's card was charged at the close: the copy is Ben's.
