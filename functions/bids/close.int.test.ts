@@ -7,8 +7,14 @@ import type { CardPayment, CheckoutSession, Order } from '../../shared/schemas/o
 import type { NotificationPage } from '../../shared/schemas/notifications';
 import type { OfferingDetail } from '../../shared/schemas/offerings';
 import { offeringsDeps, runListingTask } from '../offerings/index';
-import { orderAuctionOffer, ordersDeps, type OrdersDeps } from '../orders/index';
-import { enterCard, expireBooking, stripeState, until } from '../orders/testing/market';
+import { orderAuctionOffer, ordersDeps } from '../orders/index';
+import {
+  enterCard,
+  expireBooking,
+  holdingMissedOnce,
+  stripeState,
+  until,
+} from '../orders/testing/market';
 import { bidsDeps } from './bids.deps';
 import { runCloseStep, sweepAuctions } from './close';
 import type { BidsDeps } from './ports';
@@ -279,31 +285,17 @@ describe('closing an auction', () => {
     const end = await endOf(offering.id);
     // The other winner's copy changes owner between this payment's reads: the seller's holding
     // is read already moved on (here: gone, as when the lot's last copies sold at that moment).
-    const orders = ordersDeps();
-    let early = true;
-    const interleaved: OrdersDeps = {
-      ...orders,
-      items: {
-        ...orders.items,
-        async getHolding(ownerId, itemId) {
-          if (ownerId === seller.id && early) {
-            early = false;
-            return undefined;
-          }
-          return orders.items.getHolding(ownerId, itemId);
-        },
-      },
-    };
+    const interleaved = holdingMissedOnce(ordersDeps(), seller.id);
     const real = bidsDeps();
     const deps: BidsDeps = {
       ...real,
       orders: {
         ...real.orders,
-        makeOffer: (input, now) => orderAuctionOffer(interleaved, input, now),
+        makeOffer: (input, now) => orderAuctionOffer(interleaved.deps, input, now),
       },
     };
     await closeAt(deps, offering.id, end + 1_000);
-    expect(early).toBe(false);
+    expect(interleaved.missed()).toBe(true);
     const orderIds = ((await bidsDeps().repo.getLot(offering.id))?.offers ?? []).map(
       (offer) => offer.order_id ?? '',
     );

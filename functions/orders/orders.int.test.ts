@@ -23,10 +23,10 @@ import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { expireBooking, preorder } from './booking';
 import { ordersDeps } from './orders.deps';
 import { updateOrder } from './fulfilment';
-import type { OrdersDeps } from './ports';
 import {
   addCard,
   enterCard,
+  holdingMissedOnce,
   listApproved,
   onboardSeller,
   payOutside,
@@ -374,26 +374,13 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     await waitStatus(buyer, order.id, 'paid');
     // The buyer's holding is first read short, as between the steps of another move of it.
     const real = ordersDeps();
-    let early = true;
-    const deps: OrdersDeps = {
-      ...real,
-      items: {
-        ...real.items,
-        async getHolding(ownerId, itemId) {
-          if (ownerId === buyer.id && itemId === item.id && early) {
-            early = false;
-            return undefined;
-          }
-          return real.items.getHolding(ownerId, itemId);
-        },
-      },
-    };
+    const interleaved = holdingMissedOnce(real, buyer.id);
     const cancelled = await updateOrder(
-      deps,
+      interleaved.deps,
       { callerId: seller.id, orderId: order.id, body: { action: 'cancel', reason: null } },
       new Date(),
     );
-    expect(early).toBe(false);
+    expect(interleaved.missed()).toBe(true);
     expect(cancelled).toMatchObject({ status: 'cancelled', refunded: 3000 });
     const copies = await allCopies(real.items, item.id);
     expect(copies.map((copy) => [copy.owner_id, copy.status])).toEqual([

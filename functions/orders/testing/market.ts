@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { STRIPE_ENV } from '../../core/env';
 import { gatewayFetch, twin } from '../../../infra/local/test/twin-context';
 import { call, type TestUser } from '../../accounts/testing/session';
+import type { OrdersDeps } from '../ports';
 import type {
   ListingContract,
   ListingProgress,
@@ -235,3 +236,29 @@ export async function payOutside(
 
 /** The booking-expiry workflow's task, for tests that run an order's deadline at a chosen time. */
 export { expireBooking } from '../booking';
+
+/**
+ * The orders dependencies with one holding read as it is between the steps of another move of it
+ * (here: gone): the first read of `ownerId`'s holding answers nothing, later ones the table.
+ * `missed()` says whether that read happened.
+ */
+export function holdingMissedOnce(
+  real: OrdersDeps,
+  ownerId: string,
+): { deps: OrdersDeps; missed: () => boolean } {
+  let early = true;
+  const deps: OrdersDeps = {
+    ...real,
+    items: {
+      ...real.items,
+      async getHolding(owner, itemId) {
+        if (owner === ownerId && early) {
+          early = false;
+          return undefined;
+        }
+        return real.items.getHolding(owner, itemId);
+      },
+    },
+  };
+  return { deps, missed: () => !early };
+}
