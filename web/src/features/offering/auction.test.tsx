@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AssignedTokens, AuctionView } from '@shared/schemas/bids';
 import type { SavedCard } from '@shared/schemas/payments';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { configWithAuthFixture } from '../../test/fixtures';
 import { auctionViewFixture, bidEntryFixture, myBidFixture } from '../../test/bidFixtures';
 import {
@@ -412,6 +412,9 @@ describe('auction panel', () => {
 
   it('follows the lot live: subscribes to its topic, moves the countdown on an extension', async () => {
     vi.stubGlobal('WebSocket', FakeSocket);
+    // The lot is read again at the start of the spread window.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0);
+    onTestFinished(() => random.mockRestore());
     const end = new Date(Date.now() + 10 * 60_000).toISOString();
     let lot = auctionViewFixture({ end_at: end, scheduled_end_at: end });
     const fetchMock = asBidder(() => lot, {}, { live: true });
@@ -464,6 +467,65 @@ describe('auction panel', () => {
     );
     expect(await within(article).findByText('$18,50')).toBeTruthy();
   });
+
+  it("spreads the watchers' reads: one read of the lot for a burst of bids, the viewer's own news at once", async () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    // This watcher's moment: the middle of the 2 s window.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    onTestFinished(() => random.mockRestore());
+    let lot = auctionViewFixture();
+    const fetchMock = asBidder(() => lot, {}, { live: true });
+    renderRoute(PAGE);
+    const article = await panel();
+    await within(article).findByRole('list', { name: 'Bids (1)' });
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+    const socket = FakeSocket.all[0] as FakeSocket;
+    act(() => socket.open());
+    const before = callsTo(fetchMock, LOT).length;
+    lot = auctionViewFixture({
+      minimBid: 1900,
+      bids: 2,
+      bidlist: [
+        bidEntryFixture({ bidid: 'b3', nick: 'dora', amount: 1800 }),
+        bidEntryFixture({ status: 'outbid' }),
+      ],
+    });
+    for (const [index, minimBid] of [1650, 1750, 1900].entries()) {
+      act(() =>
+        FakeSocket.broadcast({
+          type: 'bid.new',
+          id: `m-${index}`,
+          topic: `offering:${ID}`,
+          offeringId: ID,
+          minimBid,
+          highestBid: minimBid - 100,
+          nick: 'dora',
+          bids: 2,
+        }),
+      );
+    }
+    // What the events carry shows at once; the lot is not read yet.
+    expect(await within(article).findByText('$19,00')).toBeTruthy();
+    expect(callsTo(fetchMock, LOT).length).toBe(before);
+    // Within the window, one read for the three bids: the new bid list.
+    expect(
+      await within(article).findByRole('list', { name: 'Bids (2)' }, { timeout: 3_000 }),
+    ).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(callsTo(fetchMock, LOT).length).toBe(before + 1);
+    // The viewer's own news (outbid on their channel) reads the lot at once.
+    act(() =>
+      FakeSocket.broadcast({
+        type: 'bid.outbid',
+        id: 'm-own',
+        offeringId: ID,
+        minimBid: 1900,
+      }),
+    );
+    await waitFor(() => expect(callsTo(fetchMock, LOT).length).toBe(before + 2), {
+      timeout: 500,
+    });
+  }, 10_000);
 
   it('offers Buy now on an auction with a buy-now price until its first bid', async () => {
     asBidder(

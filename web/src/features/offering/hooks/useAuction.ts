@@ -11,6 +11,14 @@ import { useViewer } from './useOfferings';
 /** How often a lot past its end is read again until its winners are known (live or not). */
 export const LOT_AFTER_END_POLL_MS = 5_000;
 
+/**
+ * Topic events (a new bid, the counters, an extension) reach every watcher of a lot at the same
+ * moment. Each patches what the event carries at once and reads the whole lot (the bid list)
+ * again at a random moment within this window, one read for all the events of the window: a hot
+ * lot's 1,000 watchers make at most 1,000 reads per window, not 1,000 per bid, and not all at once.
+ */
+export const LOT_REFRESH_SPREAD_MS = 2_000;
+
 /** Past its end and not closed yet: the close is running (live events may not reach us). */
 function closing(lot: AuctionView | undefined, now: number): boolean {
   return lot !== undefined && lot.phase !== 'closed' && Date.parse(lot.end_at) <= now;
@@ -87,7 +95,8 @@ export function useAssignedTokens(lot: AuctionView, userId: string) {
  * auction.extended, auction.phase, offering.stats) and hears the viewer's own channel (bid.response,
  * bid.outbid, auction.result, order.paid, order.updated). Each message moves what it carries at
  * once (the end, so the countdown follows an extension; the minimum next bid; the phase) and reads
- * the lot again; a reconnect reads it again too. The phase and the result read the offering and
+ * the lot again: at once for the viewer's own news and the phase, within LOT_REFRESH_SPREAD_MS for
+ * what the topic tells every watcher; a reconnect reads it again at once too. The phase and the result read the offering and
  * the caller's copies again; a payment of one of those copies' orders reads the copies and the lot.
  */
 export function useAuctionLive(offeringId: string, enabled: boolean, seller: boolean): void {
@@ -96,6 +105,29 @@ export function useAuctionLive(offeringId: string, enabled: boolean, seller: boo
   const viewerKey = viewer.key;
   const userId = viewer.id;
   const topics = useMemo(() => [topicOf('offering', offeringId)], [offeringId]);
+  const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (refresh.current !== null) clearTimeout(refresh.current);
+      refresh.current = null;
+    },
+    [offeringId],
+  );
+  const readLot = useCallback(
+    (soon: boolean) => {
+      const read = () => {
+        if (refresh.current !== null) clearTimeout(refresh.current);
+        refresh.current = null;
+        void queryClient.invalidateQueries({ queryKey: bidKeys.lots(offeringId) });
+      };
+      if (!soon) return read();
+      // One read per window for every event of it, at a moment of its own.
+      if (refresh.current === null) {
+        refresh.current = setTimeout(read, Math.random() * LOT_REFRESH_SPREAD_MS);
+      }
+    },
+    [queryClient, offeringId],
+  );
   const onMessage = useCallback(
     (message: ServerMessage) => {
       if (message.type === 'order.paid' || message.type === 'order.updated') {
@@ -111,6 +143,11 @@ export function useAuctionLive(offeringId: string, enabled: boolean, seller: boo
       if (!('offeringId' in message) || message.offeringId !== offeringId) return;
       let patch: LotPatch;
       let offeringChanged = false;
+      // What every watcher hears at once is read again spread out; the viewer's own news now.
+      const everyone =
+        message.type === 'bid.new' ||
+        message.type === 'offering.stats' ||
+        message.type === 'auction.extended';
       switch (message.type) {
         case 'bid.new':
         case 'offering.stats':
@@ -145,7 +182,7 @@ export function useAuctionLive(offeringId: string, enabled: boolean, seller: boo
       queryClient.setQueryData<AuctionView>(bidKeys.lot(offeringId, viewerKey), (current) =>
         current ? { ...current, ...changes } : current,
       );
-      void queryClient.invalidateQueries({ queryKey: bidKeys.lots(offeringId) });
+      readLot(everyone);
       if (offeringChanged) {
         void queryClient.invalidateQueries({
           queryKey: offeringKeys.detail(offeringId, viewerKey),
@@ -158,7 +195,7 @@ export function useAuctionLive(offeringId: string, enabled: boolean, seller: boo
         void queryClient.invalidateQueries({ queryKey: bidKeys.allMine(userId) });
       }
     },
-    [queryClient, offeringId, viewerKey, userId, seller],
+    [queryClient, offeringId, viewerKey, userId, seller, readLot],
   );
   const onOpen = useCallback(
     ({ reconnect }: { reconnect: boolean }) => {
