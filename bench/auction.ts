@@ -259,6 +259,7 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
   // the floor any bid of this design sits on, next to the raw baselines.
   const copyId = `${hotLot}-WRITE`;
   let copyLot: NonNullable<Awaited<ReturnType<typeof deps.repo.getLot>>> | undefined;
+  const versions = new Map<string, number>();
   const transactionOnly = async (until: number, tally: Tally, client: number) => {
     const bidder = bidders[client] as Bidder;
     while (performance.now() < until) {
@@ -282,10 +283,25 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
             at,
           },
         ],
-        [{ offering_id: copyId, bidder_id: bidder.id, group: 'active', status: null, last_at: at }],
+        [
+          {
+            offering_id: copyId,
+            bidder_id: bidder.id,
+            nick: bidder.nick,
+            card: { id: 'pm_bench', brand: 'visa', last4: '4242' },
+            address: null,
+            first_at: at,
+            last_at: at,
+            cancelled_at: null,
+            group: 'active',
+            status: null,
+            version: (versions.get(bidder.id) ?? 0) + 1,
+          },
+        ],
       );
       if (result.written) {
         tally.ok += 1;
+        versions.set(bidder.id, (versions.get(bidder.id) ?? 0) + 1);
         if ((copyLot?.version ?? 0) < next.version) copyLot = next;
         continue;
       }

@@ -484,6 +484,24 @@ describe('auction rules: properties', () => {
     );
   });
 
+  it('a full lot refuses a new bidder but takes a rebid from one of its bidders', () => {
+    const book = Array.from({ length: AUCTION_LIMITS.maxBidders }, (_, index) => ({
+      bidder_id: `B${index}`,
+      bidder_nick: `b${index}`,
+      amount: 1_000 + index * 100,
+      max: 1_000 + index * 100,
+      quantity: 1,
+      seq: index + 1,
+      placed_at: before(DAY).toISOString(),
+    }));
+    const full = lot({ book, seq: book.length });
+    const min = standingOf(full).min_next;
+    const newcomer = placeBid(full, bid('NEW', min), before(60));
+    expect(newcomer.ok ? 'accepted' : newcomer.code).toBe('market.bid.errors.too_many_bidders');
+    const rebid = placeBid(full, bid('B0', min), before(60));
+    expect(rebid.ok).toBe(true);
+  });
+
   it('a bid before the offering starts is refused', () => {
     const outcome = placeBid(lot(), bid('A', 1_000), before(60), before(30).toISOString());
     expect(outcome.ok ? 'accepted' : outcome.code).toBe('market.bid.errors.not_started');

@@ -40,8 +40,10 @@ export function bidLogKey(offeringId: string, index: number): Key {
   return { pk: lotPartition(offeringId), sk: `${BID_LOG_PREFIX}${String(index).padStart(8, '0')}` };
 }
 
+export const BIDDER_PREFIX = 'BIDDER#';
+
 export function bidderKey(offeringId: string, userId: string): Key {
-  return { pk: lotPartition(offeringId), sk: `BIDDER#${userId}` };
+  return { pk: lotPartition(offeringId), sk: `${BIDDER_PREFIX}${userId}` };
 }
 
 export function lotPartitionOf(offeringId: string): string {

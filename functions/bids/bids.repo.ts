@@ -14,6 +14,7 @@ import { decodeCursor, encodeCursor } from '../core/cursor';
 import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
 import type { BidStatus } from '../../shared/schemas/bids';
 import {
+  BIDDER_PREFIX,
   BIDDER_TYPE,
   BID_LOG_PREFIX,
   BID_LOG_TYPE,
@@ -28,7 +29,8 @@ import {
   myBidsPartition,
   timeSort,
 } from './bids.keys';
-import type { LotRecord } from './lot';
+import type { PostalAddress } from '../../shared/schemas/orders';
+import type { CardRef, LotRecord } from './lot';
 
 /** One accepted bid or cancellation, in acceptance order (the lot's log). */
 export interface BidLogLine {
@@ -44,15 +46,31 @@ export interface BidLogLine {
   at: string;
 }
 
-/** A bidder's entry in a lot: what My Bids lists (the lot gives the rest). */
+/**
+ * A bidder's entry in a lot: who bid with which card and where a won item goes, and what My Bids
+ * lists (the lot gives the rest). Written with each of the bidder's bids and cancellations, in the
+ * lot's transaction and conditioned on its version, so the lot stays the size of its bids alone.
+ */
 export interface BidderRecord {
   offering_id: string;
   bidder_id: string;
+  nick: string;
+  /** The saved card backing the bids (checked with Stripe on the first bid), or null. */
+  card: CardRef | null;
+  /** Where a delivered item goes if they win (spec 000 §5), or null. */
+  address: PostalAddress | null;
+  /** When they first bid (ISO). */
+  first_at: string;
+  /** When they last bid or retracted (ISO). */
+  last_at: string;
+  /** When they retracted their bid (ISO), or null. */
+  cancelled_at: string | null;
   /** active while the lot takes bids, closed after its end. */
   group: 'active' | 'closed';
   /** The status once known for good (after the close), else null (derived from the lot). */
   status: BidStatus | null;
-  last_at: string;
+  /** Each write of the entry adds one (0: not written yet). */
+  version: number;
 }
 
 export interface Page<T> {
@@ -63,8 +81,19 @@ export interface Page<T> {
 /** A transaction entry another domain joins into its own transaction. */
 export type TransactItem = Record<string, unknown>;
 
+/**
+ * A commit that did not write: the lot moved on (`current`: the lot as it stands, when DynamoDB
+ * handed it back), the bidder's entry did (`bidder`: it as it stands, or undefined if it is gone
+ * or was not handed back), or another writer held the lot at that instant (`conflict`).
+ */
 export type CommitResult =
-  { written: true } | { written: false; current: LotRecord | undefined; conflict: boolean };
+  | { written: true }
+  | {
+      written: false;
+      current: LotRecord | undefined;
+      conflict: boolean;
+      bidder?: { current: BidderRecord | undefined };
+    };
 
 export interface BidsRepo {
   tableName: string;
@@ -76,12 +105,20 @@ export interface BidsRepo {
    * with the lot as that write left it when DynamoDB returned it (ReturnValuesOnConditionCheckFailure),
    * so the caller can retry without reading it again.
    */
+  /**
+   * The lot conditioned on `expected`, its log lines, and the bidders' entries each conditioned on
+   * the version before theirs (`record.version - 1`), in one transaction.
+   */
   commit(
     lot: LotRecord,
     expected: number,
     log: readonly BidLogLine[],
     bidders: readonly BidderRecord[],
   ): Promise<CommitResult>;
+  /** A bidder's entry in a lot (consistent), or undefined if they never bid on it. */
+  getBidder(offeringId: string, userId: string): Promise<BidderRecord | undefined>;
+  /** Every bidder's entry in a lot (consistent; the close). */
+  biddersOf(offeringId: string): Promise<BidderRecord[]>;
   /** The lot alone, conditioned on the version read (0: it must not exist). */
   saveLot(lot: LotRecord, expected: number): Promise<boolean>;
   logOf(offeringId: string): Promise<BidLogLine[]>;
@@ -139,6 +176,8 @@ function lotOf(raw: Record<string, unknown>): LotRecord | undefined {
     gsi3sk: _g2,
     gsi4pk: _g3,
     gsi4sk: _g4,
+    // Lots written before the bidders' cards and addresses moved to their entries.
+    bidders: _bidders,
     ...rest
   } = raw;
   return rest as unknown as LotRecord;
@@ -158,13 +197,34 @@ function bidderItem(record: BidderRecord): Record<string, unknown> {
 }
 
 function bidderOf(raw: Record<string, unknown>): BidderRecord {
+  const lastAt = raw.last_at as string;
   return {
     offering_id: raw.offering_id as string,
     bidder_id: raw.bidder_id as string,
+    nick: (raw.nick as string | undefined) ?? '',
+    card: (raw.card as CardRef | null | undefined) ?? null,
+    address: (raw.address as PostalAddress | null | undefined) ?? null,
+    first_at: (raw.first_at as string | undefined) ?? lastAt,
+    last_at: lastAt,
+    cancelled_at: (raw.cancelled_at as string | null | undefined) ?? null,
     group: raw.group as BidderRecord['group'],
     status: (raw.status as BidStatus | null | undefined) ?? null,
-    last_at: raw.last_at as string,
+    version: (raw.version as number | undefined) ?? 0,
   };
+}
+
+/** An entry's write, conditioned on the version before it (none: it must not exist yet). */
+function bidderCondition(record: BidderRecord): {
+  ConditionExpression: string;
+  ExpressionAttributeValues?: Record<string, unknown>;
+} {
+  // An entry written before entries had versions counts as none.
+  return record.version <= 1
+    ? { ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(version)' }
+    : {
+        ConditionExpression: 'version = :before',
+        ExpressionAttributeValues: { ':before': record.version - 1 },
+      };
 }
 
 function lotCondition(expected: number): {
@@ -234,7 +294,14 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         })),
-        ...bidders.map((record) => ({ Put: { TableName, Item: bidderItem(record) } })),
+        ...bidders.map((record) => ({
+          Put: {
+            TableName,
+            Item: bidderItem(record),
+            ...bidderCondition(record),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        })),
       ];
       try {
         await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -249,6 +316,17 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
             written: false,
             current: raw === undefined ? undefined : lotOf(unmarshall(raw)),
             conflict: false,
+          };
+        }
+        // A bidder's entry written meanwhile (their bid in another tab, through another container).
+        const bidderReason = reasons?.[1 + log.length];
+        if (bidders.length > 0 && bidderReason?.Code === 'ConditionalCheckFailed') {
+          const raw = bidderReason.Item as Record<string, AttributeValue> | undefined;
+          return {
+            written: false,
+            current: undefined,
+            conflict: false,
+            bidder: { current: raw === undefined ? undefined : bidderOf(unmarshall(raw)) },
           };
         }
         // A log line already written is a lot that moved on (its line index is taken).
@@ -273,6 +351,35 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
         if (isConditionalCheckFailed(error)) return false;
         throw error;
       }
+    },
+
+    async getBidder(offeringId, userId) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: bidderKey(offeringId, userId), ConsistentRead: true }),
+      );
+      return result.Item === undefined ? undefined : bidderOf(result.Item);
+    },
+
+    async biddersOf(offeringId) {
+      const records: BidderRecord[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const result = await doc.send(
+          new QueryCommand({
+            TableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: {
+              ':pk': lotPartitionOf(offeringId),
+              ':prefix': BIDDER_PREFIX,
+            },
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        );
+        records.push(...(result.Items ?? []).map(bidderOf));
+        start = result.LastEvaluatedKey;
+      } while (start !== undefined);
+      return records;
     },
 
     async logOf(offeringId) {

@@ -139,7 +139,7 @@ async function performCloseEffects(
       case 'make_order': {
         const offer = lot.offers[effect.index];
         if (offer === undefined || offer.order_id !== null) break;
-        const bidder = lot.bidders[offer.bidder_id];
+        const bidder = await deps.repo.getBidder(lot.offering_id, offer.bidder_id);
         const made = await deps.orders.makeOffer(
           {
             offeringId: lot.offering_id,
@@ -199,12 +199,11 @@ async function performCloseEffects(
         break;
       case 'final_statuses':
         await deps.repo.putBidders(
-          Object.keys(lot.bidders).map((bidderId) => ({
-            offering_id: lot.offering_id,
-            bidder_id: bidderId,
+          (await deps.repo.biddersOf(lot.offering_id)).map((entry) => ({
+            ...entry,
             group: 'closed' as const,
-            status: statusOf(lot, bidderId),
-            last_at: lot.bidders[bidderId]?.last_at ?? now.toISOString(),
+            status: statusOf(lot, entry.bidder_id, entry),
+            version: entry.version + 1,
           })),
         );
         break;

@@ -75,7 +75,9 @@ export function followUpOf(
     held: held !== undefined,
     newBidder: change.newBidder,
     outbid,
-    outbidNicks: outbid.map((userId) => lot.bidders[userId]?.nick ?? ''),
+    outbidNicks: outbid.map(
+      (userId) => lot.auction.book.find((entry) => entry.bidder_id === userId)?.bidder_nick ?? '',
+    ),
     extended: change.outcome.extended,
     sync: change.sync,
     minimBid: standing.min_next,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   bidExpiryOf,
   canRetract,
@@ -15,7 +16,7 @@ import type {
   ReserveState,
 } from '../../shared/schemas/bids';
 import type { FIAT_CURRENCIES } from '../../shared/money';
-import type { PostalAddress } from '../../shared/schemas/orders';
+import type { BidderRecord } from './bids.repo';
 type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
 
 /**
@@ -31,19 +32,13 @@ export interface CardRef {
   last4: string;
 }
 
-export interface BidderInfo {
-  /** The bidder's entry id in this lot (stable across rebids). */
-  bidid: string;
-  nick: string;
-  card: CardRef | null;
-  /** When they first bid (ISO). */
-  first_at: string;
-  /** When they last bid (ISO). */
-  last_at: string;
-  /** When they retracted their bid, or null. */
-  cancelled_at: string | null;
-  /** Where a delivered item goes if they win (spec 000 §5), or null. */
-  address: PostalAddress | null;
+/**
+ * A bidder's id in a lot's bid list (spec 000 §3 bidid): stable across their rebids, and opaque
+ * (the list shows nicks, not user ids).
+ */
+export function bidIdOf(offeringId: string, bidderId: string): string {
+  const digest = createHash('sha256').update(`${offeringId}\n${bidderId}`).digest('base64url');
+  return `${offeringId}-${digest.slice(0, 12)}`;
 }
 
 /** A copy offer made at the close (round 0: winners) or to a substitute, and how it ended. */
@@ -76,7 +71,6 @@ export interface LotRecord {
   countries: string[];
   phase: AuctionPhase;
   auction: AuctionState;
-  bidders: Record<string, BidderInfo>;
   /** Log lines written (bids and cancellations): the next line's index. */
   log: number;
   /** When the offering's copy of the counters was last refreshed (ISO), and with what count. */
@@ -140,7 +134,6 @@ export function newLot(source: LotSource, softCloseMs: number): LotRecord {
       seq: 0,
       book: [],
     },
-    bidders: {},
     log: 0,
     synced_at: null,
     synced_bids: 0,
@@ -162,12 +155,17 @@ function reserveState(auction: AuctionState): ReserveState {
     : 'not_met';
 }
 
-/** A bidder's status (spec 000 §4): live from the allocation while open, from the offers after. */
-export function statusOf(lot: LotRecord, bidderId: string): BidStatus | null {
-  const info = lot.bidders[bidderId];
-  if (info === undefined) return null;
-  const entry = lot.auction.book.find((candidate) => candidate.bidder_id === bidderId);
-  if (entry === undefined) return info.cancelled_at === null ? null : 'cancelled';
+/**
+ * A bidder's status (spec 000 §4): live from the allocation while open, from the offers after.
+ * `entry` is their entry in the lot (undefined: they never bid on it).
+ */
+export function statusOf(
+  lot: LotRecord,
+  bidderId: string,
+  entry: Pick<BidderRecord, 'cancelled_at'> | undefined,
+): BidStatus | null {
+  const standing = lot.auction.book.find((candidate) => candidate.bidder_id === bidderId);
+  if (standing === undefined) return entry?.cancelled_at ? 'cancelled' : null;
   if (lot.phase === 'open') {
     const held = standingOf(lot.auction).allocation.some((w) => w.bidder_id === bidderId);
     return held ? 'active' : 'outbid';
@@ -202,25 +200,25 @@ export function bidListOf(lot: LotRecord): BidEntry[] {
   const standing = standingOf(lot.auction);
   const prices = new Map(standing.allocation.map((w) => [w.bidder_id, w.price]));
   return ranked(lot.auction.book).map((entry) => {
-    const info = lot.bidders[entry.bidder_id];
     return {
-      bidid: info?.bidid ?? entry.bidder_id,
+      bidid: bidIdOf(lot.offering_id, entry.bidder_id),
       nick: entry.bidder_nick,
       // A winner's current price; anyone else was bid up to their maximum by the proxy.
       amount: prices.get(entry.bidder_id) ?? entry.max,
       quantity: entry.quantity,
       copies: copiesOf(lot, entry.bidder_id),
-      status: statusOf(lot, entry.bidder_id) ?? 'active',
+      status: statusOf(lot, entry.bidder_id, undefined) ?? 'active',
       created_at: entry.placed_at,
     };
   });
 }
 
-export function myBidOf(lot: LotRecord, callerId: string, now: Date): MyBid | null {
-  const info = lot.bidders[callerId];
-  if (info === undefined) return null;
+/** The caller's bid as the lot and their entry in it show it (null: they never bid on it). */
+export function myBidOf(lot: LotRecord, mine: BidderRecord | undefined, now: Date): MyBid | null {
+  if (mine === undefined) return null;
+  const callerId = mine.bidder_id;
   const entry = lot.auction.book.find((candidate) => candidate.bidder_id === callerId);
-  const status = statusOf(lot, callerId) ?? 'cancelled';
+  const status = statusOf(lot, callerId, mine) ?? 'cancelled';
   const standing = standingOf(lot.auction);
   const winning = standing.allocation.find((w) => w.bidder_id === callerId);
   const offer = [...lot.offers]
@@ -228,24 +226,27 @@ export function myBidOf(lot: LotRecord, callerId: string, now: Date): MyBid | nu
     .find((candidate) => candidate.bidder_id === callerId && candidate.outcome !== 'lapsed');
   const price = offer?.price ?? (lot.phase === 'open' ? (winning?.price ?? 0) : 0);
   return {
-    bidid: info.bidid,
-    nick: info.nick,
+    bidid: bidIdOf(lot.offering_id, callerId),
+    nick: mine.nick,
     amount: entry === undefined ? 0 : (winning?.price ?? entry.max),
     quantity: entry?.quantity ?? 0,
     copies: copiesOf(lot, callerId),
     status,
-    created_at: info.last_at,
+    created_at: mine.last_at,
     max: entry?.max ?? 0,
     price,
-    card: info.card,
+    card: mine.card,
     can_cancel: lot.phase === 'open' && entry !== undefined && canRetract(lot.auction, entry, now),
     order_id: offer?.order_id ?? null,
     pay_by: offer !== undefined && offer.outcome === 'pending' ? offer.deadline : null,
   };
 }
 
-/** The lot as bid/getbyofferingid, bid/create and bid/cancel answer it. */
-export function viewOf(lot: LotRecord, callerId: string | null, now: Date): AuctionView {
+/**
+ * The lot as bid/getbyofferingid, bid/create and bid/cancel answer it; `mine` is the caller's
+ * entry in it (undefined for a guest or a user who never bid on it).
+ */
+export function viewOf(lot: LotRecord, mine: BidderRecord | undefined, now: Date): AuctionView {
   const standing = standingOf(lot.auction);
   return {
     offeringid: lot.offering_id,
@@ -263,7 +264,7 @@ export function viewOf(lot: LotRecord, callerId: string | null, now: Date): Auct
     reserve: reserveState(lot.auction),
     bids: lot.auction.book.length,
     bidlist: bidListOf(lot),
-    mine: callerId === null ? null : myBidOf(lot, callerId, now),
+    mine: myBidOf(lot, mine, now),
   };
 }
 

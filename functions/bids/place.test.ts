@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerMessageDraft, Topic } from '../../shared/realtime/messages';
 import { cancelBid as cancelRule, standingOf } from '../../shared/auction';
 import type { NotifyInput } from '../notifications/index';
-import type { BidLogLine, BidsRepo } from './bids.repo';
+import type { BidLogLine, BidderRecord, BidsRepo } from './bids.repo';
 import { newLot, type LotRecord } from './lot';
 import { performFollowUp, type FollowUp } from './follow-up';
 import { cancelBid, createBid, forgetRecentLots } from './place';
@@ -47,17 +47,40 @@ function harness() {
   const published: { to: string; message: ServerMessageDraft }[] = [];
   const onTopic: { topic: Topic; message: ServerMessageDraft }[] = [];
   const followUps: FollowUp[] = [];
-  const reads = { count: 0 };
+  const reads = { count: 0, bidders: 0, cards: 0 };
+  const entries = new Map<string, BidderRecord>();
   const repo = {
     getLot: async () => {
       reads.count += 1;
       return stored === undefined ? undefined : structuredClone(stored);
     },
-    async commit(lot: LotRecord, expected: number, lines: readonly BidLogLine[]) {
+    getBidder: async (_offeringId: string, userId: string) => {
+      reads.bidders += 1;
+      const entry = entries.get(userId);
+      return entry === undefined ? undefined : structuredClone(entry);
+    },
+    async commit(
+      lot: LotRecord,
+      expected: number,
+      lines: readonly BidLogLine[],
+      bidders: readonly BidderRecord[],
+    ) {
       if ((stored?.version ?? 0) !== expected) {
         return { written: false, current: structuredClone(stored), conflict: false };
       }
+      for (const entry of bidders) {
+        const current = entries.get(entry.bidder_id);
+        if ((current?.version ?? 0) !== entry.version - 1) {
+          return {
+            written: false,
+            current: undefined,
+            conflict: false,
+            bidder: { current: structuredClone(current) },
+          };
+        }
+      }
       stored = structuredClone(lot);
+      for (const entry of bidders) entries.set(entry.bidder_id, structuredClone(entry));
       log.push(...lines);
       return { written: true };
     },
@@ -66,6 +89,7 @@ function harness() {
     repo,
     offerings: { isInvited: async () => false, apply: async () => true },
     cardsOf: async () => [
+      ((reads.cards += 1),
       {
         id: 'pm_card',
         brand: 'visa',
@@ -76,7 +100,7 @@ function harness() {
         created: NOW.toISOString(),
         default: true,
         expired: false,
-      },
+      }),
     ],
     nickOf: async (userId: string) => `nick-${userId.slice(-4)}`,
     notify: async (input: NotifyInput) => {
@@ -117,12 +141,20 @@ function harness() {
     if (stored === undefined) throw new Error('no lot');
     stored = { ...change(structuredClone(stored)), version: stored.version + 1 };
   };
+  /** Another container rewrites a bidder's entry (their bid in another tab). */
+  const rewriteEntry = (userId: string, change: (entry: BidderRecord) => BidderRecord) => {
+    const entry = entries.get(userId);
+    if (entry === undefined) throw new Error('no entry');
+    entries.set(userId, { ...change(structuredClone(entry)), version: entry.version + 1 });
+  };
   const cancel = (callerId: string) =>
     cancelBid(deps as unknown as BidsDeps, { callerId, offeringId: OFFERING }, NOW);
   return {
     bid,
     cancel,
     rewrite,
+    rewriteEntry,
+    entries,
     reads,
     deps,
     notified,
@@ -240,6 +272,49 @@ describe("the container's copy of a lot", () => {
     const view = await h.bid(CAROL, freshMinimum);
     expect(view.mine?.status).toBe('active');
     expect(h.reads.count).toBe(reads + 1);
+  });
+
+  it("keeps each bidder's card on their entry, checked with Stripe once, not on the lot", async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await h.bid(BOB, 1_500);
+    await h.bid(ALICE, 2_000);
+    // Stripe is asked once per bidder; the rebid finds the card on Alice's entry.
+    expect(h.reads.cards).toBe(2);
+    expect(h.entries.get(ALICE)).toMatchObject({
+      nick: 'nick-LICE',
+      card: { id: 'pm_card', brand: 'visa', last4: '4242' },
+      first_at: NOW.toISOString(),
+      cancelled_at: null,
+      version: 2,
+    });
+    // The lot holds the bids alone.
+    expect(JSON.stringify(h.lot())).not.toContain('pm_card');
+    expect((await h.bid(ALICE, 2_500)).mine).toMatchObject({
+      nick: 'nick-LICE',
+      card: { last4: '4242' },
+      status: 'active',
+    });
+  });
+
+  it("decides again on the bidder's entry handed back when their bid in another tab came first", async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await h.bid(BOB, 1_500);
+    // Alice bid in another tab, through another container: the lot and her entry moved on.
+    h.rewrite((lot) => lot);
+    h.rewriteEntry(ALICE, (entry) => ({ ...entry, last_at: '2026-11-25T09:59:00.000Z' }));
+    const bidderReads = h.reads.bidders;
+    const view = await h.bid(ALICE, 3_000);
+    expect(view.mine?.status).toBe('active');
+    // Both came back with the failed writes: nothing read, nothing lost or doubled.
+    expect(h.reads.bidders).toBe(bidderReads);
+    expect(h.entries.get(ALICE)).toMatchObject({ version: 3, first_at: NOW.toISOString() });
+    expect(h.log.map((line) => [line.index, line.bidder_id])).toEqual([
+      [0, ALICE],
+      [1, BOB],
+      [2, ALICE],
+    ]);
   });
 
   it('refuses on the lot as it stands', async () => {

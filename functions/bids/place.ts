@@ -124,10 +124,10 @@ async function cardFor(
   deps: BidsDeps,
   lot: LotRecord,
   callerId: string,
+  stored: CardRef | null,
   requested: string | null,
   now: Date,
 ): Promise<CardRef> {
-  const stored = lot.bidders[callerId]?.card ?? null;
   if (stored !== null && (requested === null || requested === stored.id)) return stored;
   const cards = await deps.cardsOf(callerId, now);
   const usable = cards.filter((card) => !card.expired);
@@ -158,11 +158,11 @@ async function cardFor(
 /** Spec 000 §5: a delivered item's auction order must have a postal address it is delivered to. */
 function addressFor(
   lot: LotRecord,
-  callerId: string,
+  stored: PostalAddress | null,
   given: PostalAddress | null,
 ): PostalAddress | null {
   if (lot.delivery !== 'delivery') return null;
-  const address = given ?? lot.bidders[callerId]?.address ?? null;
+  const address = given ?? stored;
   if (address === null) {
     throw new DomainError('market.buy.errors.address_required', {
       message: 'A delivery address is required for this item.',
@@ -255,9 +255,28 @@ function remember(lot: LotRecord): void {
   }
 }
 
+/**
+ * The bidders' entries this container last wrote or saw, by lot and bidder: a rebid starts from
+ * them too. A stale one fails the entry's version-conditioned write, which hands it back.
+ */
+const recentBidders = new Map<string, BidderRecord>();
+const RECENT_BIDDERS_MAX = 1024;
+const bidderSlot = (offeringId: string, bidderId: string) => `${offeringId}\n${bidderId}`;
+
+function rememberBidder(record: BidderRecord): void {
+  const slot = bidderSlot(record.offering_id, record.bidder_id);
+  recentBidders.delete(slot);
+  recentBidders.set(slot, record);
+  if (recentBidders.size > RECENT_BIDDERS_MAX) {
+    const oldest = recentBidders.keys().next().value;
+    if (oldest !== undefined) recentBidders.delete(oldest);
+  }
+}
+
 /** Forgets the container's copies (tests that rewrite lots behind the use case's back). */
 export function forgetRecentLots(): void {
   recentLots.clear();
+  recentBidders.clear();
 }
 
 /** What a bid or a cancellation changes, decided on one reading of the lot. */
@@ -271,36 +290,54 @@ interface LotChange {
 }
 
 /**
- * Applies a change to a lot, one at a time with every other writer: decides on the lot (the
- * container's copy, else read), writes it conditioned on the version decided on, and on a lost
- * race decides again on the lot as it now stands. Hands what follows to the bid-events workflow
- * and answers the lot as the caller sees it.
+ * Applies a change to a lot, one at a time with every other writer: decides on the lot and the
+ * caller's entry in it (the container's copies, else read), writes both conditioned on the
+ * versions decided on, and on a lost race decides again on what now stands. Hands what follows
+ * to the bid-events workflow and answers the lot as the caller sees it.
  */
 async function changeLot(
   deps: BidsDeps,
   offeringId: string,
   callerId: string,
   now: Date,
-  decide: (lot: LotRecord) => Promise<LotChange>,
+  decide: (lot: LotRecord, mine: BidderRecord | undefined) => Promise<LotChange>,
 ): Promise<AuctionView> {
   const started = Date.now();
+  const slot = bidderSlot(offeringId, callerId);
   let known: { lot: LotRecord; expected: number; fresh: boolean } | null = null;
+  let mine: { record: BidderRecord | undefined } | null = null;
   for (let attempt = 0; ; attempt += 1) {
-    if (known === null) {
-      const recent = recentLots.get(offeringId);
-      known =
-        recent === undefined
-          ? { ...(await loadLot(deps, offeringId)), fresh: true }
-          : { lot: recent, expected: recent.version, fresh: false };
+    if (known === null || mine === null) {
+      const recent: LotRecord | undefined = known === null ? recentLots.get(offeringId) : undefined;
+      const recentMine: BidderRecord | undefined =
+        mine === null ? recentBidders.get(slot) : undefined;
+      const [lotRead, mineRead]: [
+        { lot: LotRecord; expected: number } | undefined,
+        BidderRecord | undefined,
+      ] = await Promise.all([
+        known === null && recent === undefined ? loadLot(deps, offeringId) : undefined,
+        mine === null && recentMine === undefined
+          ? deps.repo.getBidder(offeringId, callerId)
+          : undefined,
+      ]);
+      if (known === null) {
+        if (lotRead !== undefined) known = { ...lotRead, fresh: true };
+        else if (recent !== undefined)
+          known = { lot: recent, expected: recent.version, fresh: false };
+        else throw new Error('no lot');
+      }
+      mine ??= { record: recentMine ?? mineRead };
     }
     const { lot, expected, fresh } = known;
     let change: LotChange;
     try {
-      change = await decide(lot);
+      change = await decide(lot, mine.record);
     } catch (error) {
       if (!fresh && error instanceof DomainError) {
         known = null;
+        mine = null;
         recentLots.delete(offeringId);
+        recentBidders.delete(slot);
         continue;
       }
       throw error;
@@ -318,6 +355,7 @@ async function changeLot(
     const result = await deps.repo.commit(next, expected, [line], [change.bidder]);
     if (result.written) {
       remember(next);
+      rememberBidder(change.bidder);
       await followUp(
         deps,
         followUpOf(next, {
@@ -328,9 +366,14 @@ async function changeLot(
           newBidder: change.newBidder,
         }),
       );
-      return viewOf(next, callerId, now);
+      return viewOf(next, change.bidder, now);
     }
-    if (result.current === undefined) {
+    if (result.bidder !== undefined) {
+      // The caller's entry moved on (their bid elsewhere); the lot was current.
+      recentBidders.delete(slot);
+      mine = result.bidder.current === undefined ? null : { record: result.bidder.current };
+      if (mine?.record !== undefined) rememberBidder(mine.record);
+    } else if (result.current === undefined) {
       recentLots.delete(offeringId);
       known = null;
     } else {
@@ -344,9 +387,29 @@ async function changeLot(
   }
 }
 
+/** The caller's entry after this change: their card and address, dates and a new version. */
+function entryAfter(
+  lot: LotRecord,
+  callerId: string,
+  mine: BidderRecord | undefined,
+  change: Pick<BidderRecord, 'nick' | 'card' | 'address' | 'cancelled_at' | 'status'>,
+  at: string,
+): BidderRecord {
+  return {
+    offering_id: lot.offering_id,
+    bidder_id: callerId,
+    ...change,
+    first_at: mine?.first_at ?? at,
+    last_at: at,
+    group: 'active',
+    version: (mine?.version ?? 0) + 1,
+  };
+}
+
 export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Promise<AuctionView> {
-  let card: CardRef | null = null;
-  return changeLot(deps, input.offeringId, input.callerId, now, async (lot) => {
+  // The card checked with Stripe on a first attempt, kept for a retry after a lost race.
+  let checked: CardRef | null = null;
+  return changeLot(deps, input.offeringId, input.callerId, now, async (lot, mine) => {
     await checkBidder(deps, lot, input.callerId);
     if (input.currency !== lot.currency) {
       throw new DomainError('market.bid.errors.currency', {
@@ -354,8 +417,9 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
         fields: { currency: 'market.bid.errors.currency' },
       });
     }
-    const info = lot.bidders[input.callerId];
-    const nick = info?.nick ?? (await deps.nickOf(input.callerId)) ?? '';
+    const standing = lot.auction.book.find((entry) => entry.bidder_id === input.callerId);
+    const nick =
+      (mine?.nick || standing?.bidder_nick) ?? ((await deps.nickOf(input.callerId)) || '');
     const outcome = placeRule(
       lot.auction,
       {
@@ -369,27 +433,20 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
       lot.start_at,
     );
     if (!outcome.ok) throw refusal(lot, input.callerId, input.bidprice, outcome);
-    const address = addressFor(lot, input.callerId, input.postaladdress);
-    card ??= await cardFor(deps, lot, input.callerId, input.payment_method, now);
+    const address = addressFor(lot, mine?.address ?? null, input.postaladdress);
+    const card = await cardFor(
+      deps,
+      lot,
+      input.callerId,
+      checked ?? mine?.card ?? null,
+      input.payment_method,
+      now,
+    );
+    checked = card;
     const at = now.toISOString();
     return {
       outcome,
-      next: {
-        ...lot,
-        auction: outcome.state,
-        bidders: {
-          ...lot.bidders,
-          [input.callerId]: {
-            bidid: info?.bidid ?? `${lot.offering_id}-${outcome.seq}`,
-            nick,
-            card,
-            first_at: info?.first_at ?? at,
-            last_at: at,
-            cancelled_at: null,
-            address,
-          },
-        },
-      },
+      next: { ...lot, auction: outcome.state },
       line: {
         kind: 'bid',
         bidder_id: input.callerId,
@@ -400,15 +457,15 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
         seq: outcome.seq,
         at,
       },
-      bidder: {
-        offering_id: lot.offering_id,
-        bidder_id: input.callerId,
-        group: 'active',
-        status: null,
-        last_at: at,
-      },
+      bidder: entryAfter(
+        lot,
+        input.callerId,
+        mine,
+        { nick, card, address, cancelled_at: null, status: null },
+        at,
+      ),
       // The seller hears of a new bidder (or one back after retracting), not of each rebid.
-      newBidder: info === undefined || info.cancelled_at !== null,
+      newBidder: mine === undefined || mine.cancelled_at !== null,
     };
   });
 }
@@ -418,7 +475,7 @@ export async function cancelBid(
   input: { callerId: string; offeringId: string },
   now: Date,
 ): Promise<AuctionView> {
-  return changeLot(deps, input.offeringId, input.callerId, now, async (lot) => {
+  return changeLot(deps, input.offeringId, input.callerId, now, async (lot, mine) => {
     if (!(await mayBid(lot, input.callerId, deps.offerings.isInvited))) throw notFound();
     if (lot.phase !== 'open') {
       throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
@@ -431,33 +488,34 @@ export async function cancelBid(
       });
     }
     const at = now.toISOString();
-    const info = lot.bidders[input.callerId];
-    if (info === undefined) throw new Error('a bid without its bidder');
     const entry = lot.auction.book.find((candidate) => candidate.bidder_id === input.callerId);
+    const nick = mine?.nick || entry?.bidder_nick || '';
     return {
       outcome,
-      next: {
-        ...lot,
-        auction: outcome.state,
-        bidders: { ...lot.bidders, [input.callerId]: { ...info, cancelled_at: at } },
-      },
+      next: { ...lot, auction: outcome.state },
       line: {
         kind: 'cancel',
         bidder_id: input.callerId,
-        nick: info.nick,
+        nick,
         amount: entry?.amount ?? 0,
         max: entry?.max ?? 0,
         quantity: entry?.quantity ?? 0,
         seq: outcome.seq,
         at,
       },
-      bidder: {
-        offering_id: lot.offering_id,
-        bidder_id: input.callerId,
-        group: 'active',
-        status: 'cancelled',
-        last_at: at,
-      },
+      bidder: entryAfter(
+        lot,
+        input.callerId,
+        mine,
+        {
+          nick,
+          card: mine?.card ?? null,
+          address: mine?.address ?? null,
+          cancelled_at: at,
+          status: 'cancelled',
+        },
+        at,
+      ),
       newBidder: false,
     };
   });

@@ -20,14 +20,17 @@ export async function getBidsByOffering(
   input: { callerId: string | null; offeringId: string },
   now: Date,
 ): Promise<AuctionView> {
-  const { lot } = await loadLotForView(deps, input.offeringId);
   const caller = input.callerId;
+  const [{ lot }, mine] = await Promise.all([
+    loadLotForView(deps, input.offeringId),
+    caller === null ? undefined : deps.repo.getBidder(input.offeringId, caller),
+  ]);
   if (!(await mayBid(lot, caller, deps.offerings.isInvited))) {
     throw new DomainError('market.offering.errors.not_found', {
       message: 'This offering could not be found.',
     });
   }
-  return viewOf(lot, caller, now);
+  return viewOf(lot, mine, now);
 }
 
 /** A lot to show: an auction that ended before any bid still has its (empty) lot to show. */
@@ -89,7 +92,7 @@ export async function getMyBids(
     const lot = lotById.get(entry.offering_id);
     const card = cardById.get(entry.offering_id);
     if (lot === undefined || card === undefined) continue;
-    const bid = myBidOf(lot, input.callerId, now);
+    const bid = myBidOf(lot, entry, now);
     if (bid === null) continue;
     items.push({
       offering: card,
