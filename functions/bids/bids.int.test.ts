@@ -13,7 +13,14 @@ import { bidsDeps } from './bids.deps';
 import { sweepAuctions } from './close';
 import { createBid } from './place';
 import type { BidsDeps } from './ports';
-import { auctionCast, DEFAULT_CARD, listAuction, lotOf, placeBid as bid } from './testing/lots';
+import {
+  auctionCast,
+  DEFAULT_CARD,
+  listAuction,
+  lotOf,
+  placeBid as bid,
+  writtenLot,
+} from './testing/lots';
 
 /**
  * Bidding on the twin (issue 13 §1, §3): real users through the gateway (saved cards on the Stripe
@@ -192,6 +199,50 @@ describe('bidding through the gateway', () => {
     const late = await buyNow(bob);
     expect(late.status).toBe(409);
     expect(late.json.error.code).toBe('market.buy.errors.auction_bids');
+  });
+
+  it("two tabs of one bidder: the bid's transaction hands back their entry when it moved on and writes nothing", async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1);
+    expect((await bid(alice, offering.id, { bidprice: 1_000 })).status).toBe(201);
+    const repo = bidsDeps().repo;
+    const lot = await writtenLot(offering.id);
+    const entry = await repo.getBidder(offering.id, alice.id);
+    if (entry === undefined) throw new Error('no entry');
+    expect(entry).toMatchObject({ version: 1, card: { last4: '4242' }, cancelled_at: null });
+    // The lot lost the card with the move to the entries.
+    expect(JSON.stringify(lot)).not.toContain(entry.card?.id ?? 'none');
+    const at = new Date().toISOString();
+    const line = {
+      index: lot.log,
+      kind: 'bid' as const,
+      bidder_id: alice.id,
+      nick: entry.nick,
+      amount: 1_100,
+      max: 1_100,
+      quantity: 1,
+      seq: lot.auction.seq + 1,
+      at,
+    };
+    const next = { ...lot, log: lot.log + 1, version: lot.version + 1 };
+    // This tab's entry is one version behind: the other tab's bid came first.
+    const stale = await repo.commit(next, lot.version, [line], [{ ...entry, last_at: at }]);
+    expect(stale).toMatchObject({ written: false, bidder: { current: entry } });
+    expect((await writtenLot(offering.id)).version).toBe(lot.version);
+    expect(await repo.logOf(offering.id)).toHaveLength(1);
+    // On the entry as it stands, the write goes through.
+    const written = await repo.commit(
+      next,
+      lot.version,
+      [line],
+      [{ ...entry, last_at: at, version: entry.version + 1 }],
+    );
+    expect(written).toEqual({ written: true });
+    expect(await repo.getBidder(offering.id, alice.id)).toMatchObject({
+      version: 2,
+      last_at: at,
+      first_at: entry.first_at,
+    });
   });
 
   it('an auction without bids can be delisted; a bid after that is refused', async (context) => {
