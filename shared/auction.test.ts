@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   AUCTION_LIMITS,
   BID_INCREMENTS,
+  bidderCount,
   bidExpiryOf,
+  CONTENDING_MARGIN,
+  contending,
   cancelBid,
   incrementAt,
   placeBid,
@@ -12,6 +15,7 @@ import {
   winnersOf,
   type AuctionState,
   type BidRefusal,
+  type BookEntry,
   type BookAction,
   type Offer,
 } from './auction';
@@ -561,6 +565,114 @@ describe('auction rules: properties', () => {
       }
       expect(replay(initial, actions)).toEqual(state);
     }
+  });
+});
+
+describe('a contending book (the stored open lot)', () => {
+  /** What a bid's outcome tells: refused why, or accepted with which standing and effects. */
+  const told = (outcome: ReturnType<typeof placeBid>) =>
+    outcome.ok
+      ? {
+          seq: outcome.seq,
+          standing: outcome.standing,
+          changed: outcome.changed,
+          extended: outcome.extended,
+          outbid: outcome.outbid,
+          end_at: outcome.state.end_at,
+          bidders: bidderCount(outcome.state),
+        }
+      : { code: outcome.code, min_next: outcome.min_next };
+
+  it('keeps the winners and the next three bids, and says when the margin needs the whole book', () => {
+    const book = [1_500, 1_400, 1_300, 1_200, 1_100].map((max, index) => ({
+      bidder_id: `B${index}`,
+      bidder_nick: `b${index}`,
+      amount: max,
+      max,
+      quantity: 1,
+      seq: index + 1,
+      placed_at: before(DAY).toISOString(),
+    }));
+    const cut = contending(lot({ copies: 1, book, seq: 5 }));
+    expect(cut.state.book.map((entry) => entry.bidder_id)).toEqual(['B0', 'B1', 'B2', 'B3']);
+    expect(cut.state.bidders).toBe(5);
+    expect(cut.short).toBe(false);
+    expect(standingOf(cut.state)).toEqual(standingOf(lot({ copies: 1, book, seq: 5 })));
+    // Two bids below the winner and one left out: the margin is short of the book.
+    const thin = contending({ ...lot({ copies: 1, book: book.slice(0, 3), seq: 5 }), bidders: 4 });
+    expect(thin.short).toBe(true);
+  });
+
+  it('random lots: every bid decided on the contending book as on the whole book, refusals too', () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    let refills = 0;
+    let leftOut = 0;
+    for (let round = 0; round < 300; round += 1) {
+      const copies = 1 + Math.floor(random() * 4);
+      let whole = lot({
+        copies,
+        multi_copy: random() < 0.6,
+        reserve: random() < 0.3 ? 1_000 + Math.floor(random() * 3_000) : null,
+      });
+      // The stored lot, and each bidder's standing bid as their entries keep it.
+      let stored = whole;
+      const entries = new Map<string, BookEntry>();
+      for (let step = 0; step < 60; step += 1) {
+        const who = `U${Math.floor(random() * 14)}`;
+        const at = before(2 * DAY - step * 10);
+        const own = entries.get(who);
+        if (own !== undefined && random() < 0.08) {
+          // A retraction reads the whole book (every entry).
+          const a = cancelBid(whole, who, at);
+          const b = cancelBid({ ...stored, book: [...entries.values()] }, who, at);
+          expect(told(b)).toEqual(told(a));
+          if (a.ok && b.ok) {
+            whole = a.state;
+            entries.delete(who);
+            stored = contending(b.state).state;
+          }
+          continue;
+        }
+        const min = standingOf(whole).min_next;
+        const amount = Math.max(1, min + Math.floor(random() * 900) - 150);
+        const input = {
+          bidder_id: who,
+          bidder_nick: who,
+          amount,
+          max: random() < 0.6 ? amount + Math.floor(random() * 3_000) : null,
+          quantity:
+            own !== undefined && random() < 0.9 ? own.quantity : 1 + Math.floor(random() * copies),
+        };
+        // The bid is decided on the stored lot plus the bidder's own earlier bid if left out.
+        const inLot = stored.book.some((entry) => entry.bidder_id === who);
+        if (own !== undefined && !inLot) leftOut += 1;
+        const working =
+          own !== undefined && !inLot ? { ...stored, book: [...stored.book, own] } : stored;
+        const a = placeBid(whole, input, at);
+        const b = placeBid(working, input, at);
+        expect(told(b)).toEqual(told(a));
+        if (!a.ok || !b.ok) continue;
+        whole = a.state;
+        const entry = a.state.book.find((candidate) => candidate.bidder_id === who);
+        if (entry === undefined) throw new Error('an accepted bid without its entry');
+        entries.set(who, entry);
+        let cut = contending(b.state);
+        if (cut.short) {
+          refills += 1;
+          cut = contending({ ...b.state, book: [...entries.values()] });
+        }
+        stored = cut.state;
+        expect(standingOf(stored)).toEqual(standingOf(whole));
+        expect(stored.book.length).toBeLessThanOrEqual(copies + CONTENDING_MARGIN);
+      }
+    }
+    // The cases the cut exists for happened: bids of bidders left out, and refills.
+    expect(leftOut).toBeGreaterThan(100);
+    expect(refills).toBeGreaterThan(10);
   });
 });
 

@@ -79,7 +79,18 @@ export interface AuctionState {
   end_at: string;
   /** The last acceptance number given. */
   seq: number;
+  /**
+   * The standing bids: all of them, or (a stored open lot) the contending ones alone, with the
+   * others kept elsewhere (`contending`).
+   */
   book: BookEntry[];
+  /** Bidders with a standing bid; absent: the book's length (a book that holds them all). */
+  bidders?: number;
+}
+
+/** How many bidders have a standing bid on the lot. */
+export function bidderCount(state: AuctionState): number {
+  return state.bidders ?? state.book.length;
 }
 
 export interface Allocation {
@@ -262,7 +273,7 @@ export function placeBid(
   if (previous !== undefined) {
     if (previous.quantity !== bid.quantity) return refuse('market.bid.errors.rebid_quantity');
     if (max <= previous.max) return refuse('market.bid.errors.not_higher');
-  } else if (state.book.length >= AUCTION_LIMITS.maxBidders) {
+  } else if (bidderCount(state) >= AUCTION_LIMITS.maxBidders) {
     return refuse('market.bid.errors.too_many_bidders');
   }
   const winning = current.allocation.find((winner) => winner.bidder_id === bid.bidder_id);
@@ -284,7 +295,8 @@ export function placeBid(
     placed_at: now.toISOString(),
   };
   const book = [...state.book.filter((other) => other.bidder_id !== bid.bidder_id), entry];
-  return { ok: true, seq, ...settle(state, book, seq, now) };
+  const bidders = bidderCount(state) + (previous === undefined ? 1 : 0);
+  return { ok: true, seq, ...settle({ ...state, bidders }, book, seq, now) };
 }
 
 /** Whether the bidder may retract now (eBay's rule; see the module comment). */
@@ -307,7 +319,45 @@ export function cancelBid(state: AuctionState, bidder_id: string, now: Date): Bi
     return { ok: false, code: `market.bid.errors.${code}`, min_next: current.min_next };
   }
   const book = state.book.filter((other) => other.bidder_id !== bidder_id);
-  return { ok: true, seq: state.seq, ...settle(state, book, state.seq, now) };
+  const bidders = bidderCount(state) - 1;
+  return { ok: true, seq: state.seq, ...settle({ ...state, bidders }, book, state.seq, now) };
+}
+
+/**
+ * Bids not fully allocated that a contending book keeps below its winners. A bid or rebid moves
+ * at most one bid (the bidder's) out of that margin, and the prices need the first two of it, so
+ * a book cut to its winners and this margin decides the next bid exactly as the whole book would.
+ */
+export const CONTENDING_MARGIN = 3;
+
+/**
+ * The contending part of a book: every bid that gets copies, and below them the first
+ * CONTENDING_MARGIN bids not fully allocated; the rest cannot change the standing until a
+ * retraction or the close, which read the whole book again. `short`: the margin is not full while
+ * bids are left out (a bid moved out of it without pushing another in), so the whole book must be
+ * read to fill it. A bid on a contending book is decided on that book plus the bidder's own
+ * earlier bid, if it was left out (it ranks below all kept, so the standing does not change).
+ */
+export function contending(state: AuctionState): { state: AuctionState; short: boolean } {
+  const taken = new Map(standingOf(state).allocation.map((w) => [w.bidder_id, w.copies]));
+  const kept = new Set<string>();
+  let margin = 0;
+  for (const entry of ranked(state.book)) {
+    const copies = taken.get(entry.bidder_id) ?? 0;
+    if (copies >= entry.quantity) {
+      kept.add(entry.bidder_id);
+      continue;
+    }
+    if (copies === 0 && margin >= CONTENDING_MARGIN) continue;
+    kept.add(entry.bidder_id);
+    margin += 1;
+  }
+  const book = state.book.filter((entry) => kept.has(entry.bidder_id));
+  const bidders = bidderCount(state);
+  return {
+    state: { ...state, book, bidders },
+    short: margin < CONTENDING_MARGIN && bidders > book.length,
+  };
 }
 
 /** Replays accepted bids and cancellations in acceptance order (the load test's oracle). */
