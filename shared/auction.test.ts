@@ -583,6 +583,8 @@ describe('a contending book (the stored open lot)', () => {
         }
       : { code: outcome.code, min_next: outcome.min_next };
 
+  const idsOf = (state: AuctionState) => state.book.map((entry) => entry.bidder_id).sort();
+
   it('keeps the winners and the next three bids, and says when the margin needs the whole book', () => {
     const book = [1_500, 1_400, 1_300, 1_200, 1_100].map((max, index) => ({
       bidder_id: `B${index}`,
@@ -634,6 +636,7 @@ describe('a contending book (the stored open lot)', () => {
             whole = a.state;
             entries.delete(who);
             stored = contending(b.state).state;
+            expect(idsOf(stored)).toEqual(idsOf(contending(whole).state));
           }
           continue;
         }
@@ -667,6 +670,8 @@ describe('a contending book (the stored open lot)', () => {
         }
         stored = cut.state;
         expect(standingOf(stored)).toEqual(standingOf(whole));
+        // The same bids as the whole book's own contending part.
+        expect(idsOf(stored)).toEqual(idsOf(contending(whole).state));
         expect(stored.book.length).toBeLessThanOrEqual(copies + CONTENDING_MARGIN);
       }
     }

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTwinEnv } from '../../infra/local/test/twin-context';
 import { call, hasCognito, type TestUser } from '../accounts/testing/session';
-import { replay, type BookAction } from '../../shared/auction';
+import {
+  CONTENDING_MARGIN,
+  contending,
+  replay,
+  type BookAction,
+  type BookEntry,
+} from '../../shared/auction';
 import type { AuctionView, MyBidsPage } from '../../shared/schemas/bids';
 import type { ListingContract, OfferingDetail } from '../../shared/schemas/offerings';
 import type { SavedCard } from '../../shared/schemas/payments';
@@ -355,9 +361,29 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
           quantity: line.quantity,
         },
       }));
-      const initial = { ...lot.auction, seq: 0, book: [], end_at: lot.scheduled_end_at };
-      expect(replay(initial, actions)).toEqual(lot.auction);
-      expect(lot.auction.book).toHaveLength(accepted.length);
+      const initial = {
+        ...lot.auction,
+        seq: 0,
+        book: [],
+        bidders: 0,
+        end_at: lot.scheduled_end_at,
+      };
+      const whole = replay(initial, actions);
+      expect(whole.book).toHaveLength(accepted.length);
+      // Every accepted bid stands on its bidder's entry: the entries hold the whole book.
+      const byBidder = (book: readonly BookEntry[]) =>
+        [...book].sort((a, b) => a.bidder_id.localeCompare(b.bidder_id));
+      const entries = await deps.repo.biddersOf(offering.id);
+      expect(
+        byBidder(entries.flatMap((entry) => (entry.standing ? [entry.standing] : []))),
+      ).toEqual(byBidder(whole.book));
+      // The lot is the whole book's contending part: the leading bids alone, the same standing.
+      const leading = contending(whole).state;
+      expect({ ...lot.auction, book: byBidder(lot.auction.book) }).toEqual({
+        ...leading,
+        book: byBidder(leading.book),
+      });
+      expect(lot.auction.book.length).toBeLessThanOrEqual(copies + CONTENDING_MARGIN);
       const view = await lotOf(offering.id);
       expect(view.json.data.bids).toBe(accepted.length);
       expect(view.json.data.bidlist.reduce((sum, entry) => sum + entry.copies, 0)).toBe(copies);

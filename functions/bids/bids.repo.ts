@@ -12,6 +12,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { decodeCursor, encodeCursor } from '../core/cursor';
 import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
+import { bidderCount, type BookEntry } from '../../shared/auction';
 import type { BidStatus } from '../../shared/schemas/bids';
 import {
   BIDDER_PREFIX,
@@ -65,6 +66,11 @@ export interface BidderRecord {
   last_at: string;
   /** When they retracted their bid (ISO), or null. */
   cancelled_at: string | null;
+  /**
+   * Their standing bid, or null (retracted). A contending lot keeps only the bids that can change
+   * its standing; the whole book is the bidders' standing bids (`contending` in shared/auction).
+   */
+  standing: BookEntry | null;
   /** active while the lot takes bids, closed after its end. */
   group: 'active' | 'closed';
   /** The status once known for good (after the close), else null (derived from the lot). */
@@ -158,7 +164,7 @@ function lotItem(lot: LotRecord): Record<string, unknown> {
     ...lotKey(lot.offering_id),
     type: LOT_TYPE,
     ...lot,
-    bidders_count: lot.auction.book.length,
+    bidders_count: bidderCount(lot.auction),
     ...live,
     ...stale,
   };
@@ -180,7 +186,8 @@ function lotOf(raw: Record<string, unknown>): LotRecord | undefined {
     bidders: _bidders,
     ...rest
   } = raw;
-  return rest as unknown as LotRecord;
+  // A lot written before lots kept their contending bids alone holds every bid.
+  return { contending: false, ...rest } as unknown as LotRecord;
 }
 
 function bidderItem(record: BidderRecord): Record<string, unknown> {
@@ -207,6 +214,7 @@ function bidderOf(raw: Record<string, unknown>): BidderRecord {
     first_at: (raw.first_at as string | undefined) ?? lastAt,
     last_at: lastAt,
     cancelled_at: (raw.cancelled_at as string | null | undefined) ?? null,
+    standing: (raw.standing as BookEntry | null | undefined) ?? null,
     group: raw.group as BidderRecord['group'],
     status: (raw.status as BidStatus | null | undefined) ?? null,
     version: (raw.version as number | undefined) ?? 0,

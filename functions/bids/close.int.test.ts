@@ -15,8 +15,10 @@ import {
   stripeState,
   until,
 } from '../orders/testing/market';
+import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { bidsDeps } from './bids.deps';
 import { runCloseStep, sweepAuctions } from './close';
+import { createBid } from './place';
 import type { BidsDeps } from './ports';
 import {
   auctionCast,
@@ -274,6 +276,72 @@ describe('closing an auction', () => {
     expect(copies.map((copy) => [copy.owner_id, copy.status, copy.offering_id ?? null])).toEqual([
       [seller.id, 'available', null],
       [seller.id, 'available', null],
+    ]);
+  });
+
+  it('a lot of many bidders closes on its whole book: the ranking, every status, every bidder listed', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1);
+    const profiles = Array.from({ length: 7 }, (_, index) =>
+      sellerProfile(`${RUN}m${index}`.slice(0, 20), 0),
+    );
+    await putSellers(...profiles);
+    const card = {
+      id: 'pm_card_visa',
+      brand: 'visa',
+      funding: 'credit',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: 2034,
+      created: new Date().toISOString(),
+      default: true,
+      expired: false,
+    };
+    const deps: BidsDeps = { ...bidsDeps(), cardsOf: () => Promise.resolve([card]) };
+    for (const [index, profile] of profiles.entries()) {
+      await createBid(
+        deps,
+        {
+          callerId: profile.id,
+          offeringId: offering.id,
+          bidprice: 1_000 + index * 100,
+          maxbid: null,
+          currency: 'EUR',
+          quantity: 1,
+          payment_method: null,
+          postaladdress: null,
+        },
+        new Date(),
+      );
+    }
+    // Open, the lot holds the winner and the next three; the others are on their entries.
+    const open = await deps.repo.getLot(offering.id);
+    expect(open?.auction.book).toHaveLength(4);
+    expect(open?.auction.bidders).toBe(7);
+    // The close, its orders kept to themselves: one winner's offer, every other bidder told.
+    const offers: string[] = [];
+    const closing: BidsDeps = {
+      ...deps,
+      orders: {
+        ...deps.orders,
+        async makeOffer(input) {
+          offers.push(input.buyerId);
+          return { orderId: `oR${Date.now().toString(36)}`, state: 'pending' };
+        },
+        states: async (orderIds) => Object.fromEntries(orderIds.map((id) => [id, 'pending'])),
+      },
+    };
+    await closeAt(closing, offering.id, (await endOf(offering.id)) + 1_000);
+    const closed = await deps.repo.getLot(offering.id);
+    expect(closed).toMatchObject({ phase: 'closing', contending: false });
+    expect(closed?.auction.book).toHaveLength(7);
+    expect(offers).toEqual([profiles[6]?.id]);
+    // Every bidder's result is listed, the lowest too (left out of the lot while it was open).
+    const view = (await lotOf(offering.id)).json.data;
+    expect(view.bids).toBe(7);
+    expect(view.bidlist.map((entry) => entry.status)).toEqual([
+      'winner',
+      ...Array.from({ length: 6 }, () => 'notwinner'),
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { standingOf } from '../../shared/auction';
+import { bidderCount, standingOf } from '../../shared/auction';
 import { topicOf } from '../../shared/realtime/messages';
 import { DomainError } from '../core/errors';
 import { logger } from '../core/logger';
@@ -42,9 +42,10 @@ export async function runCloseStep(
   now: Date,
 ): Promise<CloseTaskOutput> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const lot = await lotFor(deps, offeringId);
+    const found = await lotFor(deps, offeringId);
     // No lot: a delisted auction (its lot closed without bids), or not an auction on the market.
-    if (lot === undefined) return { offeringId, next: 'done', at: null };
+    if (found === undefined) return { offeringId, next: 'done', at: null };
+    const lot = await wholeAtTheEnd(deps, found, now);
     const orderIds = lot.offers
       .filter((offer) => offer.outcome === 'pending' && offer.order_id !== null)
       .map((offer) => offer.order_id as string);
@@ -67,6 +68,19 @@ export async function runCloseStep(
     return { offeringId, next: releasing ? 'release' : step.next, at: step.at };
   }
   throw new DomainError('unavailable', { message: `The lot of ${offeringId} is busy.` });
+}
+
+/**
+ * At its end an open contending lot takes back every bid from the bidders' entries (read after
+ * the lot: a bid since would have moved the lot on and failed the close's write), so the close
+ * offers copies down the whole ranking and the page lists every bidder's result.
+ */
+async function wholeAtTheEnd(deps: BidsDeps, lot: LotRecord, now: Date): Promise<LotRecord> {
+  if (!lot.contending || lot.phase !== 'open') return lot;
+  if (now.getTime() < Date.parse(lot.auction.end_at)) return lot;
+  const entries = await deps.repo.biddersOf(lot.offering_id);
+  const book = entries.flatMap((entry) => (entry.standing === null ? [] : [entry.standing]));
+  return { ...lot, auction: { ...lot.auction, book }, contending: false };
 }
 
 /**
@@ -115,7 +129,12 @@ async function performCloseEffects(
     switch (effect.kind) {
       case 'remind': {
         const favoriters = await deps.offerings.favoriters(lot.offering_id);
-        const bidders = lot.auction.book.map((entry) => entry.bidder_id);
+        // Every bidder with a standing bid (a contending lot's book holds the leading ones).
+        const entries = await deps.repo.biddersOf(lot.offering_id);
+        const bidders = [
+          ...lot.auction.book.map((entry) => entry.bidder_id),
+          ...entries.flatMap((entry) => (entry.standing === null ? [] : [entry.bidder_id])),
+        ];
         const to = new Set([...bidders, ...favoriters]);
         to.delete(lot.seller_id);
         for (const userId of to) {
@@ -228,7 +247,7 @@ export async function refreshCounters(
       {
         type: 'bids',
         index: lot.log - 1,
-        bids: lot.auction.book.length,
+        bids: bidderCount(lot.auction),
         highest_bid: standingOf(lot.auction).highest,
         end_at: lot.auction.end_at,
       },
@@ -238,7 +257,7 @@ export async function refreshCounters(
       ...lot,
       stale: false,
       synced_at: now.toISOString(),
-      synced_bids: lot.auction.book.length,
+      synced_bids: bidderCount(lot.auction),
       version: lot.version + 1,
     };
     if (await deps.repo.saveLot(synced, lot.version)) return;

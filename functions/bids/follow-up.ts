@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { BidOutcome } from '../../shared/auction';
+import { bidderCount, type BidOutcome } from '../../shared/auction';
 import { topicOf } from '../../shared/realtime/messages';
 import { logger } from '../core/logger';
 import type { BidLogLine } from './bids.repo';
@@ -75,14 +75,16 @@ export function followUpOf(
     held: held !== undefined,
     newBidder: change.newBidder,
     outbid,
+    // From the whole book the change was decided on: an outbid bid may be left out of the lot's.
     outbidNicks: outbid.map(
-      (userId) => lot.auction.book.find((entry) => entry.bidder_id === userId)?.bidder_nick ?? '',
+      (userId) =>
+        change.outcome.state.book.find((entry) => entry.bidder_id === userId)?.bidder_nick ?? '',
     ),
     extended: change.outcome.extended,
     sync: change.sync,
     minimBid: standing.min_next,
     highestBid: standing.highest,
-    bids: lot.auction.book.length,
+    bids: bidderCount(lot.auction),
     endAt: lot.auction.end_at,
     item: { title: lot.item_title, image: lot.item_image, id: lot.item_id },
   };

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import {
+  bidderCount,
   bidExpiryOf,
   canRetract,
   ranked,
   standingOf,
   type AuctionState,
+  type BookEntry,
   type Offer,
 } from '../../shared/auction';
 import type {
@@ -70,7 +72,14 @@ export interface LotRecord {
   delivery: 'delivery' | 'pickup' | 'none';
   countries: string[];
   phase: AuctionPhase;
+  /**
+   * The rules' state. While `contending`, its book holds only the bids that can change the
+   * standing (the winners and the next three: `contending` in shared/auction); every bidder's
+   * standing bid is on their entry, and the close puts the whole book back.
+   */
   auction: AuctionState;
+  /** The book holds the contending bids alone (false: every bid, as lots written before did). */
+  contending: boolean;
   /** Log lines written (bids and cancellations): the next line's index. */
   log: number;
   /** When the offering's copy of the counters was last refreshed (ISO), and with what count. */
@@ -133,7 +142,9 @@ export function newLot(source: LotSource, softCloseMs: number): LotRecord {
       end_at: source.end_at,
       seq: 0,
       book: [],
+      bidders: 0,
     },
+    contending: true,
     log: 0,
     synced_at: null,
     synced_bids: 0,
@@ -162,9 +173,9 @@ function reserveState(auction: AuctionState): ReserveState {
 export function statusOf(
   lot: LotRecord,
   bidderId: string,
-  entry: Pick<BidderRecord, 'cancelled_at'> | undefined,
+  entry: Pick<BidderRecord, 'cancelled_at' | 'standing'> | undefined,
 ): BidStatus | null {
-  const standing = lot.auction.book.find((candidate) => candidate.bidder_id === bidderId);
+  const standing = standingBid(lot, bidderId, entry);
   if (standing === undefined) return entry?.cancelled_at ? 'cancelled' : null;
   if (lot.phase === 'open') {
     const held = standingOf(lot.auction).allocation.some((w) => w.bidder_id === bidderId);
@@ -185,6 +196,19 @@ export function statusOf(
   return 'expired';
 }
 
+/** A bidder's standing bid: in the lot's book, else (left out of a contending book) their entry's. */
+function standingBid(
+  lot: LotRecord,
+  bidderId: string,
+  entry: Pick<BidderRecord, 'standing'> | undefined,
+): BookEntry | undefined {
+  return (
+    lot.auction.book.find((candidate) => candidate.bidder_id === bidderId) ??
+    entry?.standing ??
+    undefined
+  );
+}
+
 /** Copies a bidder holds now (open) or was given (closed: offers not lapsed). */
 function copiesOf(lot: LotRecord, bidderId: string): number {
   if (lot.phase === 'open') {
@@ -195,11 +219,20 @@ function copiesOf(lot: LotRecord, bidderId: string): number {
     .reduce((sum, offer) => sum + offer.copies, 0);
 }
 
-/** The bid list: standing bids in rank order, each with its visible amount and status. */
-export function bidListOf(lot: LotRecord): BidEntry[] {
+/**
+ * The bid list: standing bids in rank order, each with its visible amount and status. An open
+ * contending lot lists its contending bids (the winners and the next three) and the caller's own;
+ * `bids` counts them all.
+ */
+export function bidListOf(lot: LotRecord, mine?: BidderRecord): BidEntry[] {
   const standing = standingOf(lot.auction);
   const prices = new Map(standing.allocation.map((w) => [w.bidder_id, w.price]));
-  return ranked(lot.auction.book).map((entry) => {
+  const own = mine === undefined ? undefined : standingBid(lot, mine.bidder_id, mine);
+  const listed =
+    own === undefined || lot.auction.book.some((entry) => entry.bidder_id === own.bidder_id)
+      ? lot.auction.book
+      : [...lot.auction.book, own];
+  return ranked(listed).map((entry) => {
     return {
       bidid: bidIdOf(lot.offering_id, entry.bidder_id),
       nick: entry.bidder_nick,
@@ -207,7 +240,9 @@ export function bidListOf(lot: LotRecord): BidEntry[] {
       amount: prices.get(entry.bidder_id) ?? entry.max,
       quantity: entry.quantity,
       copies: copiesOf(lot, entry.bidder_id),
-      status: statusOf(lot, entry.bidder_id, undefined) ?? 'active',
+      status:
+        statusOf(lot, entry.bidder_id, entry.bidder_id === mine?.bidder_id ? mine : undefined) ??
+        'active',
       created_at: entry.placed_at,
     };
   });
@@ -217,7 +252,7 @@ export function bidListOf(lot: LotRecord): BidEntry[] {
 export function myBidOf(lot: LotRecord, mine: BidderRecord | undefined, now: Date): MyBid | null {
   if (mine === undefined) return null;
   const callerId = mine.bidder_id;
-  const entry = lot.auction.book.find((candidate) => candidate.bidder_id === callerId);
+  const entry = standingBid(lot, callerId, mine);
   const status = statusOf(lot, callerId, mine) ?? 'cancelled';
   const standing = standingOf(lot.auction);
   const winning = standing.allocation.find((w) => w.bidder_id === callerId);
@@ -262,8 +297,8 @@ export function viewOf(lot: LotRecord, mine: BidderRecord | undefined, now: Date
     minimBid: standing.min_next,
     highestBid: standing.highest,
     reserve: reserveState(lot.auction),
-    bids: lot.auction.book.length,
-    bidlist: bidListOf(lot),
+    bids: bidderCount(lot.auction),
+    bidlist: bidListOf(lot, mine),
     mine: myBidOf(lot, mine, now),
   };
 }
@@ -271,7 +306,7 @@ export function viewOf(lot: LotRecord, mine: BidderRecord | undefined, now: Date
 /** Whether the lot's counters on the offering (cards, delisting) should be refreshed now. */
 export function syncDue(lot: LotRecord, now: Date, extended: boolean): boolean {
   if (extended) return true;
-  if ((lot.synced_bids === 0) !== (lot.auction.book.length === 0)) return true;
+  if ((lot.synced_bids === 0) !== (bidderCount(lot.auction) === 0)) return true;
   if (lot.synced_at === null) return true;
   return now.getTime() - Date.parse(lot.synced_at) >= AUCTION_SYNC_MS;
 }

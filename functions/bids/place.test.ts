@@ -54,6 +54,7 @@ function harness() {
       reads.count += 1;
       return stored === undefined ? undefined : structuredClone(stored);
     },
+    biddersOf: async () => [...entries.values()].map((entry) => structuredClone(entry)),
     getBidder: async (_offeringId: string, userId: string) => {
       reads.bidders += 1;
       const entry = entries.get(userId);
@@ -226,6 +227,52 @@ describe('what follows a bid', () => {
     const input = h.followUps[0] as FollowUp;
     await expect(performFollowUp(failing, input, NOW)).rejects.toThrow('1 bid follow-ups failed');
     expect(h.log).toHaveLength(1);
+  });
+});
+
+describe('a lot keeps its leading bids alone', () => {
+  const BIDDERS = [
+    '01KAXD000000000000000000B1',
+    '01KAXD000000000000000000B2',
+    '01KAXD000000000000000000B3',
+    '01KAXD000000000000000000B4',
+    '01KAXD000000000000000000B5',
+    '01KAXD000000000000000000B6',
+  ];
+  const ids = (lot: LotRecord) => lot.auction.book.map((entry) => entry.bidder_id).sort();
+
+  it('the winner and the next three; a bidder left out rebids from their entry; a retraction brings one back', async () => {
+    const h = harness();
+    for (const [index, bidder] of BIDDERS.entries()) await h.bid(bidder, 1_000 + index * 100);
+    const [b1, b2, b3, b4, b5, b6] = BIDDERS as [string, string, string, string, string, string];
+    // Six bidders, the lot holds the winner and the next three; the first two are on their entries.
+    expect(ids(h.lot())).toEqual([b3, b4, b5, b6].sort());
+    expect(h.lot().auction.bidders).toBe(6);
+    expect(h.entries.get(b1)?.standing).toMatchObject({ bidder_id: b1, max: 1_000 });
+    // A bidder left out sees their bid, outbid, among the leading ones; the count is everyone.
+    const view = await h.bid(b1, 1_700);
+    expect(view.mine).toMatchObject({ status: 'active', max: 1_700 });
+    expect(view.bids).toBe(6);
+    expect(view.bidlist.map((entry) => entry.status)).toEqual([
+      'active',
+      'outbid',
+      'outbid',
+      'outbid',
+    ]);
+    // b1's rebid started from their entry's bid and outbid b6, named to the watchers.
+    expect(h.onTopic.at(-1)?.message).toMatchObject({ type: 'bid.new', outbid: ['nick-00B6'] });
+    expect(ids(h.lot())).toEqual([b1, b4, b5, b6].sort());
+    // b2, left out, sees their own bid too (outbid), with the leading ones.
+    const second = await h.bid(b2, 1_000 + 100 * 20);
+    expect(second.mine?.status).toBe('active');
+    expect(ids(h.lot())).toEqual([b1, b2, b5, b6].sort());
+    // b2 retracts: b1 wins again, and the margin takes back b4's bid from b4's entry.
+    const back = await h.cancel(b2);
+    expect(back.mine?.status).toBe('cancelled');
+    expect(standingOf(h.lot().auction).allocation.map((w) => w.bidder_id)).toEqual([b1]);
+    expect(ids(h.lot())).toEqual([b1, b4, b5, b6].sort());
+    expect(h.lot().auction.bidders).toBe(5);
+    expect(h.entries.get(b2)?.standing).toBeNull();
   });
 });
 

@@ -1,9 +1,13 @@
 import {
+  bidderCount,
   bidExpiryOf,
   cancelBid as cancelRule,
+  contending,
   placeBid as placeRule,
   standingOf,
+  type AuctionState,
   type BidOutcome,
+  type BookEntry,
 } from '../../shared/auction';
 import type { AuctionView } from '../../shared/schemas/bids';
 import type { PostalAddress } from '../../shared/schemas/orders';
@@ -348,7 +352,7 @@ async function changeLot(
     Object.assign(
       next,
       sync
-        ? { synced_at: at, synced_bids: next.auction.book.length, stale: false }
+        ? { synced_at: at, synced_bids: bidderCount(next.auction), stale: false }
         : { stale: true },
     );
     const line: BidLogLine = { ...change.line, index: lot.log };
@@ -387,12 +391,54 @@ async function changeLot(
   }
 }
 
+/**
+ * The book a change is decided on: a contending lot's book plus the caller's own standing bid if it
+ * was left out (it ranks below every bid kept, so the standing is the same).
+ */
+function bookFor(lot: LotRecord, mine: BidderRecord | undefined): AuctionState {
+  const own = mine?.standing ?? null;
+  if (!lot.contending || own === null) return lot.auction;
+  if (lot.auction.book.some((entry) => entry.bidder_id === own.bidder_id)) return lot.auction;
+  return { ...lot.auction, book: [...lot.auction.book, own] };
+}
+
+/** Every bidder's standing bid, from their entries (a retraction; a contending margin to refill). */
+async function wholeBook(
+  deps: BidsDeps,
+  lot: LotRecord,
+  state: AuctionState,
+  caller: { id: string; standing: BookEntry | null },
+): Promise<AuctionState> {
+  const entries = await deps.repo.biddersOf(lot.offering_id);
+  const book = entries.flatMap((entry) =>
+    entry.bidder_id === caller.id || entry.standing === null ? [] : [entry.standing],
+  );
+  if (caller.standing !== null) book.push(caller.standing);
+  return { ...state, book };
+}
+
+/**
+ * The lot's state to store after a change: its contending bids alone, the margin filled from the
+ * bidders' entries when the change left it short. A lot written before keeps every bid.
+ */
+async function storedState(
+  deps: BidsDeps,
+  lot: LotRecord,
+  state: AuctionState,
+  caller: { id: string; standing: BookEntry | null },
+): Promise<AuctionState> {
+  if (!lot.contending) return state;
+  const cut = contending(state);
+  if (!cut.short) return cut.state;
+  return contending(await wholeBook(deps, lot, state, caller)).state;
+}
+
 /** The caller's entry after this change: their card and address, dates and a new version. */
 function entryAfter(
   lot: LotRecord,
   callerId: string,
   mine: BidderRecord | undefined,
-  change: Pick<BidderRecord, 'nick' | 'card' | 'address' | 'cancelled_at' | 'status'>,
+  change: Pick<BidderRecord, 'nick' | 'card' | 'address' | 'cancelled_at' | 'status' | 'standing'>,
   at: string,
 ): BidderRecord {
   return {
@@ -417,11 +463,12 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
         fields: { currency: 'market.bid.errors.currency' },
       });
     }
-    const standing = lot.auction.book.find((entry) => entry.bidder_id === input.callerId);
+    const book = bookFor(lot, mine);
+    const standing = book.book.find((entry) => entry.bidder_id === input.callerId);
     const nick =
       (mine?.nick || standing?.bidder_nick) ?? ((await deps.nickOf(input.callerId)) || '');
     const outcome = placeRule(
-      lot.auction,
+      book,
       {
         bidder_id: input.callerId,
         bidder_nick: nick,
@@ -444,9 +491,14 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
     );
     checked = card;
     const at = now.toISOString();
+    const placed = outcome.state.book.find((entry) => entry.bidder_id === input.callerId) ?? null;
+    const auction = await storedState(deps, lot, outcome.state, {
+      id: input.callerId,
+      standing: placed,
+    });
     return {
       outcome,
-      next: { ...lot, auction: outcome.state },
+      next: { ...lot, auction },
       line: {
         kind: 'bid',
         bidder_id: input.callerId,
@@ -461,7 +513,7 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
         lot,
         input.callerId,
         mine,
-        { nick, card, address, cancelled_at: null, status: null },
+        { nick, card, address, cancelled_at: null, status: null, standing: placed },
         at,
       ),
       // The seller hears of a new bidder (or one back after retracting), not of each rebid.
@@ -480,7 +532,14 @@ export async function cancelBid(
     if (lot.phase !== 'open') {
       throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
     }
-    const outcome = cancelRule(lot.auction, input.callerId, now);
+    // A retraction may bring back bids a contending lot left out: it is decided on them all.
+    const whole = lot.contending
+      ? await wholeBook(deps, lot, lot.auction, {
+          id: input.callerId,
+          standing: bookFor(lot, mine).book.find((e) => e.bidder_id === input.callerId) ?? null,
+        })
+      : lot.auction;
+    const outcome = cancelRule(whole, input.callerId, now);
     if (!outcome.ok) {
       throw new DomainError(outcome.code, {
         message: `The cancellation was refused (${outcome.code}).`,
@@ -488,11 +547,12 @@ export async function cancelBid(
       });
     }
     const at = now.toISOString();
-    const entry = lot.auction.book.find((candidate) => candidate.bidder_id === input.callerId);
+    const entry = whole.book.find((candidate) => candidate.bidder_id === input.callerId);
     const nick = mine?.nick || entry?.bidder_nick || '';
+    const auction = lot.contending ? contending(outcome.state).state : outcome.state;
     return {
       outcome,
-      next: { ...lot, auction: outcome.state },
+      next: { ...lot, auction },
       line: {
         kind: 'cancel',
         bidder_id: input.callerId,
@@ -513,6 +573,7 @@ export async function cancelBid(
           address: mine?.address ?? null,
           cancelled_at: at,
           status: 'cancelled',
+          standing: null,
         },
         at,
       ),

@@ -191,6 +191,36 @@ describe('auction panel', () => {
     expect(await screen.findByRole('dialog', { name: 'Log in' })).toBeTruthy();
   });
 
+  it('lists the leading bids of a busy lot, counts every bidder and says how many are not listed', async () => {
+    const nicks = ['bruno', 'carla', 'dora', 'ed'];
+    mockApi({
+      '/api/config': () => ok(configWithAuthFixture()),
+      [`${GUEST}/token/getproductbyid/${ITEM_ID}`]: () => ok(offeringItemFixture()),
+      [`${GUEST}/offering/getofferings`]: () =>
+        ok({ items: [auctionCardFixture()], nextCursor: null }),
+      [`${GUEST}/offering/getofferingbyid/${ID}`]: () => ok(auctionDetailFixture()),
+      [`${GUEST}/bid/getbyofferingid/${ID}`]: () =>
+        ok(
+          auctionViewFixture({
+            bids: 6,
+            bidlist: nicks.map((nick, index) =>
+              bidEntryFixture({
+                bidid: `b${index}`,
+                nick,
+                amount: 1500 - index * 100,
+                status: index === 0 ? 'active' : 'outbid',
+              }),
+            ),
+          }),
+        ),
+    });
+    renderRoute(PAGE);
+    const article = await panel();
+    const bids = await within(article).findByRole('list', { name: 'Bids (6)' });
+    expect(within(bids).getAllByRole('listitem')).toHaveLength(4);
+    expect(within(article).getByText('2 lower bids are not listed: they are outbid.')).toBeTruthy();
+  });
+
   it('prefills the minimum next bid and refuses a lower one at once, with its text', async () => {
     const fetchMock = asBidder(() => auctionViewFixture());
     renderRoute(PAGE);

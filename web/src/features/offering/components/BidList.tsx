@@ -18,7 +18,8 @@ const FIRST_BIDS = 10;
 /**
  * The lot's bid list (spec 000 §3 bidlist), highest maximum first: each bidder's nick, visible bid
  * per copy, copies (held of asked, on a multi-copy lot), status and when they last bid. The
- * caller's own row says so.
+ * caller's own row says so. While open, a lot lists its leading bids (the winners and the next
+ * three) and the caller's own; the count is everyone's, and a line says how many more bid.
  */
 export function BidList({ lot }: { lot: AuctionView }) {
   const { t } = useTranslation();
@@ -35,7 +36,7 @@ export function BidList({ lot }: { lot: AuctionView }) {
         component="h4"
         sx={{ fontWeight: 600, mb: 0.5 }}
       >
-        {t('offering.bidding.list.title')} ({lot.bidlist.length})
+        {t('offering.bidding.list.title')} ({Math.max(lot.bids, lot.bidlist.length)})
       </Typography>
       {lot.bidlist.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
@@ -102,6 +103,11 @@ export function BidList({ lot }: { lot: AuctionView }) {
           ))}
         </Box>
       )}
+      {lot.bids > lot.bidlist.length ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          {t('offering.bidding.list.leading', { count: lot.bids - lot.bidlist.length })}
+        </Typography>
+      ) : null}
       {lot.bidlist.length > FIRST_BIDS ? (
         <Button size="small" onClick={() => setAll((shown) => !shown)} sx={{ mt: 0.5 }}>
           {all
