@@ -309,7 +309,7 @@ async function changeLot(
   const started = Date.now();
   const slot = bidderSlot(offeringId, callerId);
   let known: { lot: LotRecord; expected: number; fresh: boolean } | null = null;
-  let mine: { record: BidderRecord | undefined } | null = null;
+  let mine: { record: BidderRecord | undefined; fresh: boolean } | null = null;
   for (let attempt = 0; ; attempt += 1) {
     if (known === null || mine === null) {
       const recent: LotRecord | undefined = known === null ? recentLots.get(offeringId) : undefined;
@@ -330,14 +330,18 @@ async function changeLot(
           known = { lot: recent, expected: recent.version, fresh: false };
         else throw new Error('no lot');
       }
-      mine ??= { record: recentMine ?? mineRead };
+      mine ??=
+        recentMine === undefined
+          ? { record: mineRead, fresh: true }
+          : { record: recentMine, fresh: false };
     }
     const { lot, expected, fresh } = known;
     let change: LotChange;
     try {
       change = await decide(lot, mine.record);
     } catch (error) {
-      if (!fresh && error instanceof DomainError) {
+      // A refusal is only given on what was just read (the lot and the caller's entry).
+      if ((!fresh || !mine.fresh) && error instanceof DomainError) {
         known = null;
         mine = null;
         recentLots.delete(offeringId);
@@ -375,7 +379,8 @@ async function changeLot(
     if (result.bidder !== undefined) {
       // The caller's entry moved on (their bid elsewhere); the lot was current.
       recentBidders.delete(slot);
-      mine = result.bidder.current === undefined ? null : { record: result.bidder.current };
+      mine =
+        result.bidder.current === undefined ? null : { record: result.bidder.current, fresh: true };
       if (mine?.record !== undefined) rememberBidder(mine.record);
     } else if (result.current === undefined) {
       recentLots.delete(offeringId);

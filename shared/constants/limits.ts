@@ -126,9 +126,9 @@ export const AUCTION_LIMITS = {
   /** Spec 000 §9: bids expire 2880 minutes after the offering's end (the payment window). */
   bidExpiryMs: 2_880 * 60_000,
   /**
-   * Bidders one lot holds: its book lives in one record, about 0.8 KB plus 120 bytes per bidder
-   * (their cards and addresses are on their own entries), so 1,000 bidders make about 125 KB,
-   * within DynamoDB's 400 KB per item with room to spare.
+   * Bidders one lot takes. While open a lot stores its leading bids alone, but at its close it
+   * takes every bid back (about 0.8 KB plus 120 bytes per bidder; their cards and addresses are
+   * on their own entries): 1,000 bidders make about 125 KB, within DynamoDB's 400 KB per item.
    */
   maxBidders: 1_000,
 } as const;
