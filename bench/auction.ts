@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import WebSocket from 'ws';
 import type { Twin } from '../infra/local/twin';
 import { bidsDeps, createBid } from '../functions/bids/index';
+import { bidInput } from '../functions/bids/testing/lots';
 import { dynamoDocumentClient } from '../functions/core/clients';
 import { readEnv } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
@@ -171,20 +172,7 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
   const deps = bidsDeps();
   const direct = async (bidder: Bidder, amount: number) => {
     try {
-      const view = await createBid(
-        deps,
-        {
-          callerId: bidder.id,
-          offeringId: hotLot,
-          bidprice: amount,
-          maxbid: null,
-          currency: 'EUR',
-          quantity: 1,
-          payment_method: null,
-          postaladdress: null,
-        },
-        new Date(),
-      );
+      const view = await createBid(deps, bidInput(bidder.id, hotLot, amount), new Date());
       return { accepted: true, min: view.minimBid };
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';

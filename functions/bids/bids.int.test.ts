@@ -10,7 +10,6 @@ import {
 } from '../../shared/auction';
 import type { AuctionView, MyBidsPage } from '../../shared/schemas/bids';
 import type { ListingContract, OfferingDetail } from '../../shared/schemas/offerings';
-import type { SavedCard } from '../../shared/schemas/payments';
 import type { CardPayment, Order } from '../../shared/schemas/orders';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { ordersDeps } from '../orders/index';
@@ -21,10 +20,12 @@ import { createBid } from './place';
 import type { BidsDeps } from './ports';
 import {
   auctionCast,
+  bidInput,
   DEFAULT_CARD,
   listAuction,
   lotOf,
   placeBid as bid,
+  SAVED_CARD,
   writtenLot,
 } from './testing/lots';
 
@@ -264,19 +265,6 @@ describe('bidding through the gateway', () => {
   });
 });
 
-/** The racing bidders' saved card (their cards are Stripe's business, tested above). */
-const CARD: SavedCard = {
-  id: 'pm_card_visa',
-  brand: 'visa',
-  funding: 'credit',
-  last4: '4242',
-  exp_month: 12,
-  exp_year: 2034,
-  created: new Date().toISOString(),
-  default: true,
-  expired: false,
-};
-
 describe('200 bidders racing on one lot (issue 13 §3)', () => {
   it.each([
     [1, 'single-copy'],
@@ -290,7 +278,7 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
         sellerProfile(`${RUN}${copies}x${index}`.slice(0, 20), 0),
       );
       await putSellers(...bidders);
-      const deps: BidsDeps = { ...bidsDeps(), cardsOf: () => Promise.resolve([CARD]) };
+      const deps: BidsDeps = { ...bidsDeps(), cardsOf: () => Promise.resolve([SAVED_CARD]) };
       let seed = copies;
       const random = () => {
         seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
@@ -298,16 +286,10 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
       };
       const inputs = bidders.map((profile) => {
         const amount = 1_000 + Math.floor(random() * 400) * 50;
-        return {
-          callerId: profile.id,
-          offeringId: offering.id,
-          bidprice: amount,
+        return bidInput(profile.id, offering.id, amount, {
           maxbid: random() < 0.4 ? amount + Math.floor(random() * 100) * 50 : null,
-          currency: 'EUR',
           quantity: copies > 1 ? 1 + Math.floor(random() * 3) : 1,
-          payment_method: null,
-          postaladdress: null,
-        };
+        });
       });
       // Launched lowest first, as bids climb on a real hot lot: were the highest bid to land first,
       // the rules would rightly refuse all the others and the race would accept a single write.

@@ -249,6 +249,25 @@ function lotCondition(expected: number): {
 
 export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: string }): BidsRepo {
   const { doc, tableName: TableName } = deps;
+  /** Every item of a lot's partition under a sort-key prefix (consistent, page after page). */
+  const partitionItems = async (offeringId: string, prefix: string) => {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': lotPartitionOf(offeringId), ':prefix': prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(result.Items ?? []));
+      start = result.LastEvaluatedKey;
+    } while (start !== undefined);
+    return items;
+  };
   return {
     tableName: TableName,
 
@@ -369,59 +388,21 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
     },
 
     async biddersOf(offeringId) {
-      const records: BidderRecord[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const result = await doc.send(
-          new QueryCommand({
-            TableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: {
-              ':pk': lotPartitionOf(offeringId),
-              ':prefix': BIDDER_PREFIX,
-            },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        records.push(...(result.Items ?? []).map(bidderOf));
-        start = result.LastEvaluatedKey;
-      } while (start !== undefined);
-      return records;
+      return (await partitionItems(offeringId, BIDDER_PREFIX)).map(bidderOf);
     },
 
     async logOf(offeringId) {
-      const lines: BidLogLine[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const result = await doc.send(
-          new QueryCommand({
-            TableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: {
-              ':pk': lotPartitionOf(offeringId),
-              ':prefix': BID_LOG_PREFIX,
-            },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const raw of result.Items ?? []) {
-          lines.push({
-            index: raw.index as number,
-            kind: raw.kind as BidLogLine['kind'],
-            bidder_id: raw.bidder_id as string,
-            nick: raw.nick as string,
-            amount: raw.amount as number,
-            max: raw.max as number,
-            quantity: raw.quantity as number,
-            seq: raw.seq as number,
-            at: raw.at as string,
-          });
-        }
-        start = result.LastEvaluatedKey;
-      } while (start !== undefined);
-      return lines;
+      return (await partitionItems(offeringId, BID_LOG_PREFIX)).map((raw) => ({
+        index: raw.index as number,
+        kind: raw.kind as BidLogLine['kind'],
+        bidder_id: raw.bidder_id as string,
+        nick: raw.nick as string,
+        amount: raw.amount as number,
+        max: raw.max as number,
+        quantity: raw.quantity as number,
+        seq: raw.seq as number,
+        at: raw.at as string,
+      }));
     },
 
     async putBidders(records) {

@@ -22,11 +22,13 @@ import { createBid } from './place';
 import type { BidsDeps } from './ports';
 import {
   auctionCast,
+  bidInput,
   DEFAULT_CARD,
   HOUR,
   listAuction,
   lotOf,
   placeBid,
+  SAVED_CARD,
   writtenLot,
 } from './testing/lots';
 
@@ -286,33 +288,9 @@ describe('closing an auction', () => {
       sellerProfile(`${RUN}m${index}`.slice(0, 20), 0),
     );
     await putSellers(...profiles);
-    const card = {
-      id: 'pm_card_visa',
-      brand: 'visa',
-      funding: 'credit',
-      last4: '4242',
-      exp_month: 12,
-      exp_year: 2034,
-      created: new Date().toISOString(),
-      default: true,
-      expired: false,
-    };
-    const deps: BidsDeps = { ...bidsDeps(), cardsOf: () => Promise.resolve([card]) };
+    const deps: BidsDeps = { ...bidsDeps(), cardsOf: () => Promise.resolve([SAVED_CARD]) };
     for (const [index, profile] of profiles.entries()) {
-      await createBid(
-        deps,
-        {
-          callerId: profile.id,
-          offeringId: offering.id,
-          bidprice: 1_000 + index * 100,
-          maxbid: null,
-          currency: 'EUR',
-          quantity: 1,
-          payment_method: null,
-          postaladdress: null,
-        },
-        new Date(),
-      );
+      await createBid(deps, bidInput(profile.id, offering.id, 1_000 + index * 100), new Date());
     }
     // Open, the lot holds the winner and the next three; the others are on their entries.
     const open = await deps.repo.getLot(offering.id);

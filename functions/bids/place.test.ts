@@ -7,6 +7,7 @@ import { newLot, type LotRecord } from './lot';
 import { performFollowUp, type FollowUp } from './follow-up';
 import { cancelBid, createBid, forgetRecentLots } from './place';
 import type { BidsDeps } from './ports';
+import { bidInput } from './testing/inputs';
 
 /**
  * What follows a bid (issue 13 §5, §7): the seller hears of each new bidder once, not of every
@@ -121,20 +122,7 @@ function harness() {
     softCloseMs: 5 * 60_000,
   };
   const bid = (callerId: string, bidprice: number) =>
-    createBid(
-      deps as unknown as BidsDeps,
-      {
-        callerId,
-        offeringId: OFFERING,
-        bidprice,
-        maxbid: null,
-        currency: 'EUR',
-        quantity: 1,
-        payment_method: null,
-        postaladdress: null,
-      },
-      NOW,
-    );
+    createBid(deps as unknown as BidsDeps, bidInput(callerId, OFFERING, bidprice), NOW);
   const sellerHeard = () =>
     notified.filter((entry) => entry.activity === 'market_bidcreated' && entry.to === SELLER);
   /** Another writer (another container's bid, a close step) rewrites the lot. */

@@ -103,3 +103,5 @@ export async function writtenLot(
   if (lot === undefined) throw new Error('no lot');
   return lot;
 }
+
+export { bidInput, SAVED_CARD } from './inputs';

@@ -87,6 +87,18 @@ function asBidder(
   });
 }
 
+/** A guest on the auction's item page: the lot `lot` answers. */
+function asGuest(lot: AuctionView) {
+  return mockApi({
+    '/api/config': () => ok(configWithAuthFixture()),
+    [`${GUEST}/token/getproductbyid/${ITEM_ID}`]: () => ok(offeringItemFixture()),
+    [`${GUEST}/offering/getofferings`]: () =>
+      ok({ items: [auctionCardFixture()], nextCursor: null }),
+    [`${GUEST}/offering/getofferingbyid/${ID}`]: () => ok(auctionDetailFixture()),
+    [`${GUEST}/bid/getbyofferingid/${ID}`]: () => ok(lot),
+  });
+}
+
 const panel = () => screen.findByRole('article', { name: 'Offering by @lumen' });
 const bidForm = () => screen.findByRole('form', { name: 'Place a bid' });
 const amountField = (form: HTMLElement) =>
@@ -155,24 +167,16 @@ describe('the bid rules the form runs', () => {
 
 describe('auction panel', () => {
   it('shows a guest the lot, the bid list and a log-in button instead of the form', async () => {
-    mockApi({
-      '/api/config': () => ok(configWithAuthFixture()),
-      [`${GUEST}/token/getproductbyid/${ITEM_ID}`]: () => ok(offeringItemFixture()),
-      [`${GUEST}/offering/getofferings`]: () =>
-        ok({ items: [auctionCardFixture()], nextCursor: null }),
-      [`${GUEST}/offering/getofferingbyid/${ID}`]: () => ok(auctionDetailFixture()),
-      [`${GUEST}/bid/getbyofferingid/${ID}`]: () =>
-        ok(
-          auctionViewFixture({
-            reserve: 'met',
-            bidlist: [
-              bidEntryFixture(),
-              bidEntryFixture({ bidid: 'b2', nick: 'carla', amount: 1400, status: 'outbid' }),
-            ],
-            bids: 2,
-          }),
-        ),
-    });
+    asGuest(
+      auctionViewFixture({
+        reserve: 'met',
+        bidlist: [
+          bidEntryFixture(),
+          bidEntryFixture({ bidid: 'b2', nick: 'carla', amount: 1400, status: 'outbid' }),
+        ],
+        bids: 2,
+      }),
+    );
     renderRoute(PAGE);
     const article = await panel();
     expect(await within(article).findByText('Reserve met')).toBeTruthy();
@@ -193,27 +197,19 @@ describe('auction panel', () => {
 
   it('lists the leading bids of a busy lot, counts every bidder and says how many are not listed', async () => {
     const nicks = ['bruno', 'carla', 'dora', 'ed'];
-    mockApi({
-      '/api/config': () => ok(configWithAuthFixture()),
-      [`${GUEST}/token/getproductbyid/${ITEM_ID}`]: () => ok(offeringItemFixture()),
-      [`${GUEST}/offering/getofferings`]: () =>
-        ok({ items: [auctionCardFixture()], nextCursor: null }),
-      [`${GUEST}/offering/getofferingbyid/${ID}`]: () => ok(auctionDetailFixture()),
-      [`${GUEST}/bid/getbyofferingid/${ID}`]: () =>
-        ok(
-          auctionViewFixture({
-            bids: 6,
-            bidlist: nicks.map((nick, index) =>
-              bidEntryFixture({
-                bidid: `b${index}`,
-                nick,
-                amount: 1500 - index * 100,
-                status: index === 0 ? 'active' : 'outbid',
-              }),
-            ),
+    asGuest(
+      auctionViewFixture({
+        bids: 6,
+        bidlist: nicks.map((nick, index) =>
+          bidEntryFixture({
+            bidid: `b${index}`,
+            nick,
+            amount: 1500 - index * 100,
+            status: index === 0 ? 'active' : 'outbid',
           }),
         ),
-    });
+      }),
+    );
     renderRoute(PAGE);
     const article = await panel();
     const bids = await within(article).findByRole('list', { name: 'Bids (6)' });
