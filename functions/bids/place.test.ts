@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerMessageDraft, Topic } from '../../shared/realtime/messages';
-import { cancelBid as cancelRule, standingOf } from '../../shared/auction';
+import { cancelBid as cancelRule, placeBid as placeRule, standingOf } from '../../shared/auction';
 import type { NotifyInput } from '../notifications/index';
 import type { BidLogLine, BidderRecord, BidsRepo } from './bids.repo';
 import { newLot, type LotRecord } from './lot';
@@ -155,6 +155,15 @@ function harness() {
     lot: () => stored as LotRecord,
   };
 }
+
+/** A bid as the rules take it (another container's, written behind this one's back). */
+const bidInputOf = (bidderId: string, amount: number) => ({
+  bidder_id: bidderId,
+  bidder_nick: `nick-${bidderId.slice(-4)}`,
+  amount,
+  max: null,
+  quantity: 1,
+});
 
 const ALICE = '01KAXD000000000000000ALICE';
 const BOB = '01KAXD0000000000000000BOB0';
@@ -350,6 +359,23 @@ describe("the container's copy of a lot", () => {
       [1, BOB],
       [2, ALICE],
     ]);
+  });
+
+  it("refuses on the lot handed back without reading it or the bidder's entry again", async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await h.bid(BOB, 1_500);
+    // Bob raised his bid through another container: this container's lot is one bid behind.
+    h.rewrite((lot) => {
+      const raised = placeRule(lot.auction, bidInputOf(BOB, 3_000), NOW);
+      if (!raised.ok) throw new Error(raised.code);
+      return { ...lot, auction: raised.state, log: lot.log + 1 };
+    });
+    const reads = { lots: h.reads.count, entries: h.reads.bidders };
+    // Alice's 2,000 beats the lot she holds; the lot handed back by the failed write refuses it,
+    // and her own bid is in that lot, so her cached entry does not count.
+    await expect(h.bid(ALICE, 2_000)).rejects.toMatchObject({ code: 'market.bid.errors.beaten' });
+    expect({ lots: h.reads.count, entries: h.reads.bidders }).toEqual(reads);
   });
 
   it('refuses on the lot as it stands', async () => {

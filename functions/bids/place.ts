@@ -304,7 +304,11 @@ async function changeLot(
   offeringId: string,
   callerId: string,
   now: Date,
-  decide: (lot: LotRecord, mine: BidderRecord | undefined) => Promise<LotChange>,
+  decide: (
+    lot: LotRecord,
+    mine: BidderRecord | undefined,
+    usage: { entry: boolean },
+  ) => Promise<LotChange>,
 ): Promise<AuctionView> {
   const started = Date.now();
   const slot = bidderSlot(offeringId, callerId);
@@ -337,15 +341,23 @@ async function changeLot(
     }
     const { lot, expected, fresh } = known;
     let change: LotChange;
+    // Whether the decision rested on the caller's entry (a refusal on a stale one is not given).
+    const usage = { entry: false };
     try {
-      change = await decide(lot, mine.record);
+      change = await decide(lot, mine.record, usage);
     } catch (error) {
-      // A refusal is only given on what was just read (the lot and the caller's entry).
-      if ((!fresh || !mine.fresh) && error instanceof DomainError) {
-        known = null;
-        mine = null;
-        recentLots.delete(offeringId);
-        recentBidders.delete(slot);
+      // A refusal is only given on what was just read: the lot, and the entry if it counted.
+      const staleLot = !fresh;
+      const staleEntry = !mine.fresh && usage.entry;
+      if ((staleLot || staleEntry) && error instanceof DomainError) {
+        if (staleLot) {
+          known = null;
+          recentLots.delete(offeringId);
+        }
+        if (staleEntry) {
+          mine = null;
+          recentBidders.delete(slot);
+        }
         continue;
       }
       throw error;
@@ -407,18 +419,21 @@ function bookFor(lot: LotRecord, mine: BidderRecord | undefined): AuctionState {
   return { ...lot.auction, book: [...lot.auction.book, own] };
 }
 
-/** Every bidder's standing bid, from their entries (a retraction; a contending margin to refill). */
+/**
+ * Every bidder's standing bid, from their entries (a retraction; a contending margin to refill),
+ * with the caller's as this change makes it when given.
+ */
 async function wholeBook(
   deps: BidsDeps,
   lot: LotRecord,
   state: AuctionState,
-  caller: { id: string; standing: BookEntry | null },
+  caller?: { id: string; standing: BookEntry | null },
 ): Promise<AuctionState> {
   const entries = await deps.repo.biddersOf(lot.offering_id);
   const book = entries.flatMap((entry) =>
-    entry.bidder_id === caller.id || entry.standing === null ? [] : [entry.standing],
+    entry.bidder_id === caller?.id || entry.standing === null ? [] : [entry.standing],
   );
-  if (caller.standing !== null) book.push(caller.standing);
+  if (caller?.standing) book.push(caller.standing);
   return { ...state, book };
 }
 
@@ -460,7 +475,7 @@ function entryAfter(
 export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Promise<AuctionView> {
   // The card checked with Stripe on a first attempt, kept for a retry after a lost race.
   let checked: CardRef | null = null;
-  return changeLot(deps, input.offeringId, input.callerId, now, async (lot, mine) => {
+  return changeLot(deps, input.offeringId, input.callerId, now, async (lot, mine, usage) => {
     await checkBidder(deps, lot, input.callerId);
     if (input.currency !== lot.currency) {
       throw new DomainError('market.bid.errors.currency', {
@@ -469,6 +484,8 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
       });
     }
     const book = bookFor(lot, mine);
+    // The rules read the caller's entry when their bid was left out of the lot's book.
+    usage.entry = book !== lot.auction;
     const standing = book.book.find((entry) => entry.bidder_id === input.callerId);
     const nick =
       (mine?.nick || standing?.bidder_nick) ?? ((await deps.nickOf(input.callerId)) || '');
@@ -485,6 +502,8 @@ export async function createBid(deps: BidsDeps, input: BidInput, now: Date): Pro
       lot.start_at,
     );
     if (!outcome.ok) throw refusal(lot, input.callerId, input.bidprice, outcome);
+    // The address and the card may come from the entry.
+    usage.entry = true;
     const address = addressFor(lot, mine?.address ?? null, input.postaladdress);
     const card = await cardFor(
       deps,
@@ -537,13 +556,9 @@ export async function cancelBid(
     if (lot.phase !== 'open') {
       throw new DomainError('market.bid.errors.ended', { message: 'This auction has ended.' });
     }
-    // A retraction may bring back bids a contending lot left out: it is decided on them all.
-    const whole = lot.contending
-      ? await wholeBook(deps, lot, lot.auction, {
-          id: input.callerId,
-          standing: bookFor(lot, mine).book.find((e) => e.bidder_id === input.callerId) ?? null,
-        })
-      : lot.auction;
+    // A retraction may bring back bids a contending lot left out: it is decided on them all, as
+    // the entries (the caller's too) stand now.
+    const whole = lot.contending ? await wholeBook(deps, lot, lot.auction) : lot.auction;
     const outcome = cancelRule(whole, input.callerId, now);
     if (!outcome.ok) {
       throw new DomainError(outcome.code, {
