@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { httpRoutes } from '../../functions/routes';
-import { withCallsSection } from '../../functions/system/api-docs';
+import { withCallsSection } from '../../functions/system/index';
 
 /** `npm run docs:api`: regenerates the call list of docs/api.md from the routes files. */
 const file = new URL('../../docs/api.md', import.meta.url);

@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
-import { RENDER_FILES } from '../../functions/pages/renderer';
+import { RENDER_FILES } from '../../functions/pages/index';
 import { REPO_ROOT } from './bundle';
 import { PAGE_FRAMES, PRERENDERED_PAGES, PROFILE_FRAME, renderDirOf, SPA_SHELL } from './web-pages';
 

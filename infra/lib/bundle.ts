@@ -14,7 +14,7 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { BUNDLED_RENDER_DIR } from '../../functions/pages/renderer';
+import { BUNDLED_RENDER_DIR } from '../../functions/pages/index';
 import { httpRoutes } from '../../functions/routes';
 import { renderDirOf } from './web-pages';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ulid } from 'ulid';
-import type { ProfileRecord } from '../../functions/profiles/profiles.repo';
+import type { ProfileRecord } from '../../functions/profiles/index';
 
 /**
  * The demo data of `npm start` and `npm run seed`: sellers of both kinds with follower counts

@@ -9,15 +9,9 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import {
-  ACCOUNT_TYPE,
-  accountKey,
-  GUARD_TYPE,
-  guardKey,
-} from '../../functions/accounts/accounts.keys';
-import type { AccountRecord } from '../../functions/accounts/accounts.repo';
-import { PAYMENTS_TYPE, paymentsKey } from '../../functions/payments/payments.keys';
-import { profileItem } from '../../functions/profiles/profiles.repo';
+import { accountSeedItems, type AccountRecord } from '../../functions/accounts/testing/seed';
+import { onboardedSellerItem, paymentsRecordKey } from '../../functions/payments/testing/seed';
+import { onboardedSellerProfileItem } from '../../functions/profiles/testing/sellers';
 import Stripe from 'stripe';
 import { startStripeTwin, TWIN_SECRET_KEY } from './stripe/server';
 import { dynamoClient, ensureTable, startDynamoLocal } from './dynamodb';
@@ -99,24 +93,8 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
         is_admin: false,
         created_at: record.created_at,
       };
-      const guards = (['nick', 'email', 'phone'] as const).map((field) => ({
-        Put: {
-          TableName,
-          Item: { ...guardKey(field, account[field]), type: GUARD_TYPE, field, userId: record.id },
-        },
-      }));
       await doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...guards,
-            {
-              Put: {
-                TableName,
-                Item: { ...accountKey(record.id), type: ACCOUNT_TYPE, ...account },
-              },
-            },
-          ],
-        }),
+        new TransactWriteCommand({ TransactItems: accountSeedItems(TableName, account) }),
       );
       // A seller is a user whose Stripe onboarding is complete: the demo sellers onboard on the
       // Stripe twin as a seller would (an Express account, its hosted form submitted "verified").
@@ -124,20 +102,18 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
       await doc.send(
         new PutCommand({
           TableName,
-          Item: {
-            ...paymentsKey(record.id),
-            type: PAYMENTS_TYPE,
-            user_id: record.id,
-            stripe_account_id: accountId,
-            account_country: DEMO_COUNTRY,
-            updated_at: record.created_at,
-          },
+          Item: onboardedSellerItem({
+            userId: record.id,
+            stripeAccountId: accountId,
+            country: DEMO_COUNTRY,
+            at: record.created_at,
+          }),
         }),
       );
       await doc.send(
         new PutCommand({
           TableName,
-          Item: profileItem({ ...record, is_seller: true, onboarding_status: 'complete' }),
+          Item: onboardedSellerProfileItem(record),
         }),
       );
     }
@@ -162,7 +138,7 @@ async function onboardDemoSeller(
   userId: string,
   email: string,
 ): Promise<string> {
-  const kept = await doc.send(new GetCommand({ TableName, Key: paymentsKey(userId) }));
+  const kept = await doc.send(new GetCommand({ TableName, Key: paymentsRecordKey(userId) }));
   const keptId = kept.Item?.stripe_account_id as string | undefined;
   if (keptId !== undefined) {
     const account = await stripe.accounts.retrieve(keptId).catch(() => undefined);

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDocumentClient } from '../../core/clients';
 import { readEnv } from '../../core/env';
 import { newId } from '../../core/ids';
-import { createProfilesRepo, type ProfileRecord } from '../profiles.repo';
+import { createProfilesRepo, profileItem, type ProfileRecord } from '../profiles.repo';
 import { profileItemKey } from '../profiles.tx';
 
 /**
@@ -46,4 +46,9 @@ export async function markOnboarded(userId: string): Promise<void> {
       ExpressionAttributeValues: { ':complete': 'complete', ':yes': true },
     }),
   );
+}
+
+/** For the dev seed (infra/local/seed.ts): a seller's profile item, onboarding complete. */
+export function onboardedSellerProfileItem(profile: ProfileRecord): Record<string, unknown> {
+  return profileItem({ ...profile, is_seller: true, onboarding_status: 'complete' });
 }
