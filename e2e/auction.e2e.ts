@@ -3,11 +3,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page, Response } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { DEV_PORTS, TWIN_NAMES } from '../infra/local/twin';
 import { TWIN_CREDENTIALS, TWIN_REGION } from '../infra/local/support';
-import { jsErrors, newPage, screenshot, useBrowser } from './browser';
+import { jsErrors, newPage, screenshot, useBrowser, watch401 } from './browser';
 import { logInAsSupport, signUpAndLogIn } from './outbox';
 import { sellerHelpers } from './sellers';
 
@@ -80,18 +80,6 @@ async function moveEnd(offeringId: string, endAt: Date, softCloseMs?: number): P
     }
   }
   throw new Error(`could not move the end of ${offeringId}`);
-}
-
-/** Records every /api answer with status 401 (and the call it answered). */
-function watch401(page: Page): string[] {
-  const refused: string[] = [];
-  page.on('response', (response: Response) => {
-    const url = new URL(response.url());
-    if (url.pathname.startsWith('/api/') && response.status() === 401) {
-      refused.push(`${response.request().method()} ${url.pathname}`);
-    }
-  });
-  return refused;
 }
 
 /** The page settled with no error state in sight (no "Try again", no load failure). */

@@ -1,4 +1,10 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type Response,
+} from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,6 +76,18 @@ export function jsErrors(page: Page): string[] {
 }
 
 /** The errors the page has logged to its console since newPage (React's, a failed resource…). */
+/** Records every /api answer with status 401 (and the call it answered). */
+export function watch401(page: Page): string[] {
+  const refused: string[] = [];
+  page.on('response', (response: Response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/api/') && response.status() === 401) {
+      refused.push(`${response.request().method()} ${url.pathname}`);
+    }
+  });
+  return refused;
+}
+
 export function consoleErrors(page: Page): string[] {
   return (page as Page & { consoleErrors?: string[] }).consoleErrors ?? [];
 }

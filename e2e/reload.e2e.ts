@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { describe, expect, inject, it } from 'vitest';
-import type { Page, Response } from 'playwright-core';
-import { jsErrors, useBrowser, newPage, screenshot } from './browser';
+import type { Page } from 'playwright-core';
+import { jsErrors, useBrowser, newPage, screenshot, watch401 } from './browser';
 import { signUpAndLogIn } from './outbox';
 
 /**
@@ -55,18 +55,6 @@ const PAGES: { path: string; lands: RegExp; dialog?: string; bare?: true }[] = [
   // the app replaces with the logged-in page; its calls carry the token (none sent early).
   { path: '/tidewater', lands: /\/tidewater$/ },
 ];
-
-/** Records every /api answer with status 401 (and the call it answered). */
-function watch401(page: Page): string[] {
-  const refused: string[] = [];
-  page.on('response', (response: Response) => {
-    const url = new URL(response.url());
-    if (url.pathname.startsWith('/api/') && response.status() === 401) {
-      refused.push(`${response.request().method()} ${url.pathname}`);
-    }
-  });
-  return refused;
-}
 
 /** The page settled (no request in flight) and shows its content, not an error state. */
 async function expectHealthy(page: Page, label: string, bare = false): Promise<void> {
