@@ -159,6 +159,16 @@ const outbid = notificationFixture({
   itemmarket: 'item-2',
 });
 
+/** A second unread bid notification, and the same once read. */
+function bidFixtureRead(id: string, itemName: string) {
+  const unread = notificationFixture({
+    id,
+    activity: 'market_bidcreated',
+    payload: { itemName, sourcenick: 'lumen', itemmarket: 'item-3' },
+  });
+  return { unread, read: { ...unread, read: true } };
+}
+
 describe('the bell', () => {
   it('shows the unread count, 99+ above 99, in its name and in the tab title', async () => {
     renderAsUser({ counters: countersFixture(120) });
@@ -383,6 +393,34 @@ describe('the notifications dialog', () => {
       mode: 'sidebar',
     });
     expect(within(rowItem(target)).getByRole('button', { name: 'Mark as read' })).toBeTruthy();
+  });
+
+  it('reads the counters again when two marks crossed on their way (the server may apply them in either order)', async () => {
+    const first = deferred<Response>();
+    const second = bidFixtureRead('n-3', 'Red Jug');
+    const { fetchMock, state } = renderAsUser({
+      counters: countersFixture(2),
+      pages: { '': { notifications: [bid, second.unread], nextCursor: null } },
+      handlers: {
+        [CALLS.one('n-1')]: () => first.promise,
+        // The server applied the second mark first: its answer still counts the first as unread.
+        [CALLS.one('n-3')]: () => ok({ notification: second.read, counters: countersFixture(1) }),
+      },
+    });
+    const button = await bell('Notifications, 2 unread');
+    await userEvent.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
+    const blue = await row(dialog, /Blue Vase/);
+    await userEvent.click(within(rowItem(blue)).getByRole('button', { name: 'Mark as read' }));
+    const red = await row(dialog, /Red Jug/);
+    await userEvent.click(within(rowItem(red)).getByRole('button', { name: 'Mark as read' }));
+    await waitFor(() => expect(callsTo(fetchMock, CALLS.one('n-3'), 'PUT')).toHaveLength(1));
+    const reads = callsTo(fetchMock, CALLS.unread).length;
+    // Both are read now on the server; the first answer comes last.
+    state.counters = countersFixture(0);
+    first.resolve(ok({ notification: { ...bid, read: true }, counters: countersFixture(0) }));
+    await waitFor(() => expect(callsTo(fetchMock, CALLS.unread).length).toBeGreaterThan(reads));
+    await waitFor(() => expect(button.getAttribute('aria-label')).toBe('Notifications'));
   });
 
   it('undoes a mark that failed, and says so', async () => {

@@ -43,6 +43,28 @@ const NO_UNREAD: UnreadCounters = {
 
 /** Which change is the newest: only its answer's counters are kept. */
 let changes = 0;
+/** Changes sent and not answered yet, and whether two of them were on their way at once. */
+let inFlight = 0;
+let overlapped = false;
+
+/**
+ * A change is on its way. Two at once may be applied by the server in either order, so the newest
+ * answer's counters may not count the other one: once both are answered the counters are read.
+ */
+function sending(): number {
+  if (inFlight > 0) overlapped = true;
+  inFlight += 1;
+  changes += 1;
+  return changes;
+}
+
+/** A change answered: whether the counters must be read again (the last of overlapping ones). */
+function answered(): boolean {
+  inFlight -= 1;
+  if (inFlight > 0 || !overlapped) return false;
+  overlapped = false;
+  return true;
+}
 
 /**
  * Mark one notification read or unread, or all read: shown at once (the list and the counters),
@@ -74,8 +96,7 @@ export function useNotificationActions(userId: string) {
           shiftCounters(counters, notification.type, read ? -1 : 1),
         );
       }
-      changes += 1;
-      return { change: changes };
+      return { change: sending() };
     },
     onError: (error, { notification }) => {
       setRead(notification.id, notification.read);
@@ -85,6 +106,9 @@ export function useNotificationActions(userId: string) {
       if (context.change !== changes) return;
       queryClient.setQueryData(countersKey, answer.counters);
       setRead(answer.notification.id, answer.notification.read);
+    },
+    onSettled: () => {
+      if (answered()) void queryClient.invalidateQueries({ queryKey: countersKey });
     },
   });
 
@@ -100,8 +124,7 @@ export function useNotificationActions(userId: string) {
         }),
       );
       queryClient.setQueryData(countersKey, NO_UNREAD);
-      changes += 1;
-      return { change: changes, unread };
+      return { change: sending(), unread };
     },
     onError: (error, _variables, context) => {
       const unread = context?.unread ?? new Set<string>();
@@ -112,6 +135,9 @@ export function useNotificationActions(userId: string) {
     },
     onSuccess: (counters, _variables, context) => {
       if (context.change === changes) queryClient.setQueryData(countersKey, counters);
+    },
+    onSettled: () => {
+      if (answered()) void queryClient.invalidateQueries({ queryKey: countersKey });
     },
   });
 
