@@ -167,8 +167,9 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
   };
 
   // The same bids through the use case in this process (no HTTP gateway, no token check): what a
-  // bid costs the lot's storage path (the read, the rules, the conditioned transaction, the start
-  // of its bid-events workflow), comparable with the raw baseline below.
+  // bid costs the lot's storage path (the read, the rules, the conditioned transaction with its
+  // follow-up written on its log line, which the twin's stream poller hands to the bidEvents
+  // trigger in this same process meanwhile), comparable with the raw baseline below.
   const deps = bidsDeps();
   const direct = async (bidder: Bidder, amount: number) => {
     try {
@@ -476,7 +477,7 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
     '   raw: DynamoDB Local, one item of the same table, same SDK client; read-modify-write = ' +
       'consistent GetItem + UpdateItem conditioned on the version read; counter = UpdateItem ' +
       'SET n = n + 1 conditioned on attribute_exists; "via the use case": the same bidders calling ' +
-      'createBid in this process (no HTTP, no token check; the follow-ups still start their workflow); ' +
+      'createBid in this process (no HTTP, no token check; the follow-ups still run, from the table stream); ' +
       '"the bid\'s transaction alone": the conditioned TransactWriteItems every accepted bid ' +
       "commits (the lot, its log line, the bidder's entry; repo.commit) on a copy of the hot lot, " +
       'with nothing else\n',

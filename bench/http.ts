@@ -71,6 +71,9 @@ export async function listApproved(
         body: JSON.stringify({ offeringId }),
       }),
     );
+    if (status.step === 'error') {
+      throw new Error(`listing ${offeringId} stopped: ${status.error ?? 'no error code'}`);
+    }
     return status.step === 'done';
   });
   await json(

@@ -1,7 +1,7 @@
-import type { RouteDeclaration, WorkflowTask } from './core/route';
+import type { RouteDeclaration, StreamTrigger, WorkflowTask } from './core/route';
 import { accountsRoutes } from './accounts/accounts.routes';
 import { addressesRoutes } from './addresses/addresses.routes';
-import { bidsRoutes } from './bids/bids.routes';
+import { bidsRoutes, bidsStreamTriggers } from './bids/bids.routes';
 import { collectionsRoutes } from './collections/collections.routes';
 import { followsRoutes } from './follows/follows.routes';
 import { itemsRoutes } from './items/items.routes';
@@ -13,7 +13,14 @@ import { paymentsRoutes } from './payments/payments.routes';
 import { profilesRoutes } from './profiles/profiles.routes';
 import { systemRoutes } from './system/system.routes';
 
-export type { AuthLevel, HttpMethod, HttpRoute, StackGroup, WorkflowTask } from './core/route';
+export type {
+  AuthLevel,
+  HttpMethod,
+  HttpRoute,
+  StackGroup,
+  StreamTrigger,
+  WorkflowTask,
+} from './core/route';
 
 /**
  * The route table: every domain's declared calls (`functions/<domain>/<domain>.routes.ts`, the one
@@ -77,12 +84,6 @@ export const workflowTasks: Readonly<Record<string, WorkflowTask>> = {
   // auction-close: an auction's reminders and close (issue 13): winners' orders made and their
   // saved cards charged off session, substitutes offered, the rest returned. It books copies (the
   // offers' booking-expiry timers), charges, notifies and publishes to the offering's watchers.
-  // bid-events: what follows an accepted bid or cancellation (the watchers' live events, the
-  // outbid bidders and the seller told, the offering's counters), after the bidder has the answer.
-  bidEvents: {
-    handler: 'bids/handlers/bid-events',
-    notify: true,
-  },
   auctionStep: {
     handler: 'bids/handlers/auction-step',
     notify: true,
@@ -119,6 +120,14 @@ export const scheduledJobs: Readonly<Record<string, ScheduledJob>> = {
     rateMinutes: 1,
     workflows: ['auction-close'],
   },
+};
+
+/**
+ * Handlers run on the table's DynamoDB stream (CDK: a Lambda event source mapping with these
+ * settings; the twin: its stream poller, infra/local/streams.ts). A parity test checks both.
+ */
+export const streamTriggers: Readonly<Record<string, StreamTrigger>> = {
+  ...bidsStreamTriggers,
 };
 
 /**
@@ -167,6 +176,7 @@ export function allHandlers(): string[] {
       ...webSocketRoutes.map((route) => route.handler),
       ...Object.values(workflowTasks).map((task) => task.handler),
       ...Object.values(scheduledJobs).map((job) => job.handler),
+      ...Object.values(streamTriggers).map((trigger) => trigger.handler),
     ]),
   ].sort();
 }

@@ -12,6 +12,7 @@ import {
   cognitoTriggers,
   httpRoutes,
   scheduledJobs,
+  streamTriggers,
   webSocketRoutes,
   type HttpRoute,
 } from '../functions/routes';
@@ -32,7 +33,7 @@ import { REPO_ROOT } from './lib/bundle';
 
 /**
  * Parity of the two runtimes: every route of the route table, every WebSocket route, every
- * workflow and every scheduled job exists in the synthesized AWS templates AND is served (or run)
+ * workflow, every scheduled job and every stream trigger exists in the synthesized AWS templates AND is served (or run)
  * by the twin with the same handler; nothing exists in one and not in the other.
  */
 const WORKFLOWS_DIR = path.join(REPO_ROOT, 'infra', 'workflows');
@@ -110,6 +111,27 @@ describe('scheduled jobs: AWS templates ↔ the twin scheduler ↔ scheduledJobs
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
       `no scheduled job noSuchJob (scheduledJobs: ${declared.map(({ name }) => name).join(', ')})`,
+    );
+  });
+});
+
+describe('stream triggers: AWS templates ↔ the twin stream poller ↔ streamTriggers', () => {
+  const declared = Object.entries(streamTriggers).map(
+    ([name, { handler, filters, batchSize, maxRetryAttempts, maxRecordAgeSeconds }]) => ({
+      name,
+      mapping: { handler, filters, batchSize, maxRetryAttempts, maxRecordAgeSeconds },
+    }),
+  );
+
+  it('has one event source mapping per trigger, with its handler, filters, batch and retries', () => {
+    expect(inventory.streamMappings).toEqual(
+      declared.map(({ mapping }) => mapping).sort((a, b) => a.handler.localeCompare(b.handler)),
+    );
+  });
+
+  it('runs the same triggers on the twin, with the same handlers and settings', () => {
+    expect(twin().streams).toEqual(
+      Object.fromEntries(declared.map(({ name, mapping }) => [name, mapping])),
     );
   });
 });

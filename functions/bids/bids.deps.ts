@@ -20,7 +20,6 @@ import { listCards, paymentsDeps } from '../payments/index';
 import { createProfileStore } from '../profiles/index';
 import { publishToTopic, publishToUserQuietly } from '../realtime/index';
 import { createBidsRepo } from './bids.repo';
-import { BID_EVENTS_WORKFLOW } from './follow-up';
 import type { BidsDeps } from './ports';
 
 /** The auction-close workflow (infra/workflows/auction-close.asl.json). */
@@ -91,13 +90,6 @@ export function bidsDeps(): BidsDeps {
             ? executionName('auction', offeringId)
             : executionName('auction', `${offeringId}-${now.getTime()}`),
         input: { offeringId },
-      });
-    },
-    async startFollowUp(input) {
-      await startWorkflow({
-        workflow: BID_EVENTS_WORKFLOW,
-        name: executionName('bid', input.offeringId, String(input.index)),
-        input,
       });
     },
     imagesBaseUrl: env.imagesBaseUrl,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTwinEnv } from '../../infra/local/test/twin-context';
+import { streamsSettled, useTwinEnv } from '../../infra/local/test/twin-context';
 import { call, hasCognito, type TestUser } from '../accounts/testing/session';
 import {
   CONTENDING_MARGIN,
@@ -11,6 +11,7 @@ import {
 import type { AuctionView, MyBidsPage } from '../../shared/schemas/bids';
 import type { ListingContract, OfferingDetail } from '../../shared/schemas/offerings';
 import type { CardPayment, Order } from '../../shared/schemas/orders';
+import type { NotificationPage } from '../../shared/schemas/notifications';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { ordersDeps } from '../orders/index';
 import { expireBooking } from '../orders/testing/market';
@@ -154,6 +155,36 @@ describe('bidding through the gateway', () => {
       { token: seller.accessToken, body: {} },
     );
     expect(detail.json.data).toMatchObject({ bids: 1, highest_bid: 2_000, can_delist: false });
+  });
+
+  it("what follows each bid comes from the table's stream: the seller told of each new bidder, each outbid bidder told once", async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering: OfferingDetail = await auction(1);
+    expect((await bid(alice, offering.id, { bidprice: 1_000 })).status).toBe(201);
+    expect((await bid(bob, offering.id, { bidprice: 1_500 })).status).toBe(201);
+    expect((await bid(alice, offering.id, { bidprice: 2_000 })).status).toBe(201);
+    // The bids answered before any of it happened; the stream trigger does it after.
+    await streamsSettled();
+    const about = async (user: TestUser, activity: string) => {
+      const page = await call<NotificationPage>(
+        'GET',
+        `/api/notifications/${user.id}?section=market`,
+        {
+          token: user.accessToken,
+        },
+      );
+      expect(page.status).toBe(200);
+      return page.json.data.notifications.filter(
+        (entry) =>
+          entry.activity === activity &&
+          (entry.payload as { offeringId?: string }).offeringId === offering.id,
+      );
+    };
+    expect(
+      (await about(seller, 'market_bidcreated')).map((entry) => entry.sourceid).sort(),
+    ).toEqual([alice.id, bob.id].sort());
+    expect((await about(alice, 'market_outbid')).map((entry) => entry.sourceid)).toEqual([bob.id]);
+    expect((await about(bob, 'market_outbid')).map((entry) => entry.sourceid)).toEqual([alice.id]);
   });
 
   it('a private auction: only invitees bid and see it, also those invited after it opened', async (context) => {

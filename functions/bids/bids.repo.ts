@@ -32,6 +32,7 @@ import {
 } from './bids.keys';
 import type { PostalAddress } from '../../shared/schemas/orders';
 import type { CardRef, LotRecord } from './lot';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 
 /** One accepted bid or cancellation, in acceptance order (the lot's log). */
 export interface BidLogLine {
@@ -45,6 +46,30 @@ export interface BidLogLine {
   /** The rules' acceptance number after this line. */
   seq: number;
   at: string;
+  /**
+   * What follows the line (the watchers' events, the bidder's answer, the outbid bidders and the
+   * seller told): written with it, in the bid's transaction, and handled from the table's stream
+   * (the `bidEvents` stream trigger). Lines of the close carry none.
+   */
+  follow?: unknown;
+}
+
+/**
+ * The follow-ups a stream batch's new log lines carry (`bidEvents`), in stream order, each with
+ * its record's sequence number (the batch item failure's identifier). Records without one are
+ * passed over (the trigger's filter lets none through).
+ */
+export function followUpsOf(event: DynamoDBStreamEvent): { sequence: string; follow: unknown }[] {
+  const out: { sequence: string; follow: unknown }[] = [];
+  for (const record of event.Records) {
+    const image = record.dynamodb?.NewImage;
+    const sequence = record.dynamodb?.SequenceNumber;
+    if (image === undefined || sequence === undefined) continue;
+    const item = unmarshall(image as Record<string, AttributeValue>);
+    if (item.type !== BID_LOG_TYPE || item.follow === undefined) continue;
+    out.push({ sequence, follow: item.follow });
+  }
+  return out;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { route } from '../core/route';
+import { route, type StreamTrigger } from '../core/route';
+import { BID_LOG_TYPE } from './bids.keys';
 import {
   assignedTokensBodySchema,
   assignedTokensSchema,
@@ -35,7 +36,6 @@ export const bidsRoutes = {
     response: auctionViewSchema,
     status: 201,
     owner: 'id',
-    workflows: ['bid-events'],
   }),
   cancelBid: route({
     method: 'POST',
@@ -51,7 +51,6 @@ export const bidsRoutes = {
     request: { path: bidOfferingPathSchema },
     response: auctionViewSchema,
     owner: 'id',
-    workflows: ['bid-events'],
   }),
   getBids: route({
     method: 'GET',
@@ -95,3 +94,28 @@ export const bidsRoutes = {
     owner: 'id',
   }),
 };
+
+/**
+ * The bids domain's stream triggers (functions/routes.ts `streamTriggers`). `bidEvents`: what
+ * follows an accepted bid or cancellation (the watchers' live events, the bidder's answer, the
+ * outbid bidders and the seller told, the offering's counters), from the bid's log line as the
+ * bid's own transaction writes it: the bidder waits for none of it, and a crash right after the
+ * bid loses none of it. Notifications are keyed by the line, so a batch delivered twice tells
+ * nobody twice.
+ */
+export const bidsStreamTriggers = {
+  bidEvents: {
+    handler: 'bids/handlers/bid-events',
+    notify: true,
+    // New log lines that carry what follows them (lines of the close carry none).
+    filters: [
+      {
+        eventName: ['INSERT'],
+        dynamodb: { NewImage: { type: { S: [BID_LOG_TYPE] }, follow: { M: [{ exists: true }] } } },
+      },
+    ],
+    batchSize: 25,
+    maxRetryAttempts: 10,
+    maxRecordAgeSeconds: 3_600,
+  },
+} as const satisfies Record<string, StreamTrigger>;

@@ -9,10 +9,10 @@ import type { BidsDeps } from './ports';
 /**
  * What follows an accepted bid or cancellation (issue 13 §5): the watchers' live events on the
  * offering's topic, the bidder's answer on their own channel, the outbid bidders and the seller
- * told, and the offering's counters refreshed when due. None of it decides anything, so it runs
- * after the bid's answer, in the bid-events workflow (one execution per log line: a retried start
- * or task repeats nothing, notifications are keyed by the line), so the bidder never waits for a
- * thousand watchers. If the workflow cannot be started, the bid call does it itself.
+ * told, and the offering's counters refreshed when due. None of it decides anything, so the bid
+ * writes it on its log line, in its own transaction, and the `bidEvents` stream trigger performs
+ * it from the table's stream: the bidder waits for none of it, a crash right after the bid loses
+ * none of it, and a batch delivered twice tells nobody twice (notifications are keyed by the line).
  */
 export const followUpSchema = z.object({
   offeringId: z.string().regex(/^oF[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -45,16 +45,13 @@ export const followUpSchema = z.object({
 });
 export type FollowUp = z.infer<typeof followUpSchema>;
 
-/** The bid-events workflow (infra/workflows/bid-events.asl.json). */
-export const BID_EVENTS_WORKFLOW = 'bid-events';
-
 export function followUpOf(
   lot: LotRecord,
   change: {
     outcome: Extract<BidOutcome, { ok: true }>;
     sync: boolean;
     bidderId: string;
-    line: BidLogLine;
+    line: Omit<BidLogLine, 'follow'>;
     /** The bidder had no standing bid on the lot before this line. */
     newBidder: boolean;
   },
@@ -90,23 +87,10 @@ export function followUpOf(
   };
 }
 
-/** Hands the follow-up to the bid-events workflow; does it here if the workflow cannot start. */
-export async function followUp(deps: BidsDeps, input: FollowUp): Promise<void> {
-  try {
-    await deps.startFollowUp(input);
-  } catch (error) {
-    logger.warn('the bid-events workflow did not start: following up in the call', {
-      offeringId: input.offeringId,
-      index: input.index,
-      error: error as Error,
-    });
-    await performFollowUp(deps, input, new Date());
-  }
-}
+type Step = () => Promise<unknown>;
 
-/** The bid-events task: every step is attempted; a failure is logged and thrown for the retry. */
-export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date): Promise<void> {
-  const topic = topicOf('offering', input.offeringId);
+/** What one line alone is owed: the bidder's answer, the outbid bidders and the seller told. */
+function ownSteps(deps: BidsDeps, input: FollowUp): Step[] {
   const payload = {
     itemName: input.item.title,
     itemmarket: input.item.id,
@@ -114,23 +98,7 @@ export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date
     tokenImage: input.item.image,
   };
   const currency = input.currency as 'EUR';
-  const steps: (() => Promise<unknown>)[] = [];
-  if (input.kind === 'bid') {
-    steps.push(() =>
-      deps.publishTopic(topic, {
-        type: 'bid.new',
-        offeringId: input.offeringId,
-        amount: input.visible,
-        quantity: input.quantity,
-        minimBid: input.minimBid,
-        highestBid: input.highestBid,
-        nick: input.nick,
-        outbid: input.outbidNicks,
-        bids: input.bids,
-        end_at: input.endAt,
-      }),
-    );
-  }
+  const steps: Step[] = [];
   if (input.newBidder) {
     steps.push(() =>
       deps.notify({
@@ -143,27 +111,6 @@ export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date
           sourcenick: input.nick,
           amount: { amount: input.visible * input.quantity, currency },
         },
-      }),
-    );
-  }
-  if (input.kind === 'cancel') {
-    steps.push(() =>
-      deps.publishTopic(topic, {
-        type: 'offering.stats',
-        offeringId: input.offeringId,
-        bids: input.bids,
-        highestBid: input.highestBid,
-        minimBid: input.minimBid,
-        end_at: input.endAt,
-      }),
-    );
-  }
-  if (input.extended) {
-    steps.push(() =>
-      deps.publishTopic(topic, {
-        type: 'auction.extended',
-        offeringId: input.offeringId,
-        end_at: input.endAt,
       }),
     );
   }
@@ -193,21 +140,77 @@ export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date
       }),
     );
   }
-  if (input.sync) {
+  return steps;
+}
+
+/**
+ * What the watchers of one lot hear for consecutive lines of it (in order): the newest line's
+ * state once, as `bid.new` when it is a bid (else `offering.stats`), `auction.extended` with the
+ * newest end if any line extended it, and the offering's counters if any line made them due.
+ * Watchers only show a lot's newest state, so lines handled together are conflated (a hot lot's
+ * thousand watchers get one event per batch, not one per bid, and never an older state last).
+ */
+function lotSteps(deps: BidsDeps, lines: readonly FollowUp[], now: Date): Step[] {
+  const latest = lines.at(-1);
+  if (latest === undefined) return [];
+  const topic = topicOf('offering', latest.offeringId);
+  const steps: Step[] = [];
+  if (latest.kind === 'bid') {
+    steps.push(() =>
+      deps.publishTopic(topic, {
+        type: 'bid.new',
+        offeringId: latest.offeringId,
+        amount: latest.visible,
+        quantity: latest.quantity,
+        minimBid: latest.minimBid,
+        highestBid: latest.highestBid,
+        nick: latest.nick,
+        outbid: latest.outbidNicks,
+        bids: latest.bids,
+        end_at: latest.endAt,
+      }),
+    );
+  } else {
+    steps.push(() =>
+      deps.publishTopic(topic, {
+        type: 'offering.stats',
+        offeringId: latest.offeringId,
+        bids: latest.bids,
+        highestBid: latest.highestBid,
+        minimBid: latest.minimBid,
+        end_at: latest.endAt,
+      }),
+    );
+  }
+  if (lines.some((line) => line.extended)) {
+    steps.push(() =>
+      deps.publishTopic(topic, {
+        type: 'auction.extended',
+        offeringId: latest.offeringId,
+        end_at: latest.endAt,
+      }),
+    );
+  }
+  if (lines.some((line) => line.sync)) {
     steps.push(() =>
       deps.offerings.apply(
-        input.offeringId,
+        latest.offeringId,
         {
           type: 'bids',
-          index: input.index,
-          bids: input.bids,
-          highest_bid: input.highestBid,
-          end_at: input.endAt,
+          index: latest.index,
+          bids: latest.bids,
+          highest_bid: latest.highestBid,
+          end_at: latest.endAt,
         },
         now,
       ),
     );
   }
+  return steps;
+}
+
+/** Runs steps together; answers how many failed (each logged). */
+async function attempt(steps: readonly Step[], input: FollowUp): Promise<number> {
   const results = await Promise.allSettled(steps.map((step) => step()));
   const failed = results.filter((result) => result.status === 'rejected');
   for (const result of failed) {
@@ -217,5 +220,43 @@ export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date
       error: result.reason as Error,
     });
   }
-  if (failed.length > 0) throw new Error(`${failed.length} bid follow-ups failed`);
+  return failed.length;
+}
+
+/**
+ * The bidEvents stream trigger: the follow-ups of a batch of log lines, in stream order. Every
+ * step is attempted; answers the positions of the lines to deliver again (a line whose own step
+ * failed; a lot's newest line when its watchers' step failed), so the retry starts at the first.
+ */
+export async function performFollowUps(
+  deps: BidsDeps,
+  inputs: readonly FollowUp[],
+  now: Date,
+): Promise<number[]> {
+  const failed = new Set<number>();
+  const lots = new Map<string, number[]>();
+  inputs.forEach((input, position) => {
+    const positions = lots.get(input.offeringId) ?? [];
+    positions.push(position);
+    lots.set(input.offeringId, positions);
+  });
+  await Promise.all([
+    ...inputs.map(async (input, position) => {
+      if ((await attempt(ownSteps(deps, input), input)) > 0) failed.add(position);
+    }),
+    ...[...lots.values()].map(async (positions) => {
+      const lines = positions.map((position) => inputs[position] as FollowUp);
+      const newest = positions.at(-1) as number;
+      if ((await attempt(lotSteps(deps, lines, now), lines.at(-1) as FollowUp)) > 0) {
+        failed.add(newest);
+      }
+    }),
+  ]);
+  return [...failed].sort((a, b) => a - b);
+}
+
+/** One line's follow-up; throws when a step failed (tests, and a line handled alone). */
+export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date): Promise<void> {
+  const failed = await performFollowUps(deps, [input], now);
+  if (failed.length > 0) throw new Error('bid follow-ups failed');
 }

@@ -4,7 +4,7 @@ import { cancelBid as cancelRule, placeBid as placeRule, standingOf } from '../.
 import type { NotifyInput } from '../notifications/index';
 import type { BidLogLine, BidderRecord, BidsRepo } from './bids.repo';
 import { newLot, type LotRecord } from './lot';
-import { performFollowUp, type FollowUp } from './follow-up';
+import { followUpSchema, performFollowUp, performFollowUps, type FollowUp } from './follow-up';
 import { cancelBid, createBid, forgetRecentLots } from './place';
 import type { BidsDeps } from './ports';
 import { bidInput } from './testing/inputs';
@@ -84,6 +84,12 @@ function harness() {
       stored = structuredClone(lot);
       for (const entry of bidders) entries.set(entry.bidder_id, structuredClone(entry));
       log.push(...lines);
+      // The table's stream hands each new line's follow-up to the bidEvents trigger.
+      for (const line of lines) {
+        const input = followUpSchema.parse(line.follow);
+        followUps.push(input);
+        await performFollowUps(deps as unknown as BidsDeps, [input], NOW);
+      }
       return { written: true };
     },
   } as unknown as BidsRepo;
@@ -113,10 +119,6 @@ function harness() {
     },
     publishTopic: async (topic: Topic, message: ServerMessageDraft) => {
       onTopic.push({ topic, message });
-    },
-    async startFollowUp(input: FollowUp) {
-      followUps.push(input);
-      await performFollowUp(deps as unknown as BidsDeps, input, NOW);
     },
     imagesBaseUrl: 'https://images.example',
     softCloseMs: 5 * 60_000,
@@ -222,7 +224,7 @@ describe('what follows a bid', () => {
     } as unknown as BidsDeps;
     await h.bid(ALICE, 1_000);
     const input = h.followUps[0] as FollowUp;
-    await expect(performFollowUp(failing, input, NOW)).rejects.toThrow('1 bid follow-ups failed');
+    await expect(performFollowUp(failing, input, NOW)).rejects.toThrow('bid follow-ups failed');
     expect(h.log).toHaveLength(1);
   });
 });

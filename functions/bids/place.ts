@@ -17,7 +17,7 @@ import { imageUrls } from '../items/index';
 import type { OfferingRecord } from '../offerings/index';
 import type { BidLogLine, BidderRecord } from './bids.repo';
 import { newLot, syncDue, viewOf, mayBid, type CardRef, type LotRecord } from './lot';
-import { followUp, followUpOf } from './follow-up';
+import { followUpOf } from './follow-up';
 import type { BidsDeps } from './ports';
 
 /**
@@ -296,8 +296,9 @@ interface LotChange {
 /**
  * Applies a change to a lot, one at a time with every other writer: decides on the lot and the
  * caller's entry in it (the container's copies, else read), writes both conditioned on the
- * versions decided on, and on a lost race decides again on what now stands. Hands what follows
- * to the bid-events workflow and answers the lot as the caller sees it.
+ * versions decided on, and on a lost race decides again on what now stands. What follows is
+ * written on the bid's log line (the bidEvents stream trigger performs it); answers the lot as the
+ * caller sees it.
  */
 async function changeLot(
   deps: BidsDeps,
@@ -371,21 +372,22 @@ async function changeLot(
         ? { synced_at: at, synced_bids: bidderCount(next.auction), stale: false }
         : { stale: true },
     );
-    const line: BidLogLine = { ...change.line, index: lot.log };
+    const indexed = { ...change.line, index: lot.log };
+    // What follows the line travels with it: the table's stream hands it to the bidEvents trigger.
+    const line: BidLogLine = {
+      ...indexed,
+      follow: followUpOf(next, {
+        outcome: change.outcome,
+        sync,
+        bidderId: callerId,
+        line: indexed,
+        newBidder: change.newBidder,
+      }),
+    };
     const result = await deps.repo.commit(next, expected, [line], [change.bidder]);
     if (result.written) {
       remember(next);
       rememberBidder(change.bidder);
-      await followUp(
-        deps,
-        followUpOf(next, {
-          outcome: change.outcome,
-          sync,
-          bidderId: callerId,
-          line,
-          newBidder: change.newBidder,
-        }),
-      );
       return viewOf(next, change.bidder, now);
     }
     if (result.bidder !== undefined) {

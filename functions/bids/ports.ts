@@ -4,7 +4,6 @@ import type { OfferingCard } from '../../shared/schemas/offerings';
 import type { NotifyInput } from '../notifications/index';
 import type { ListingEvent, OfferingRecord } from '../offerings/index';
 import type { BidsRepo } from './bids.repo';
-import type { FollowUp } from './follow-up';
 import type { AuctionOfferInput, OfferState } from '../orders/index';
 
 /**
@@ -51,8 +50,6 @@ export interface BidsDeps {
    * or a `resume` by the sweeper (a new execution that carries on from where the lot stands).
    */
   startClose(offeringId: string, reason: 'open' | 'resume', now?: Date): Promise<void>;
-  /** Starts the bid-events workflow of an accepted bid or cancellation (one per log line). */
-  startFollowUp(input: FollowUp): Promise<void>;
   imagesBaseUrl: string;
   /** The soft-close window for lots opened now (operator setting AUCTION_SOFT_CLOSE_MINUTES). */
   softCloseMs: number;

@@ -96,6 +96,26 @@ export interface WorkflowTask {
 }
 
 /**
+ * A Lambda triggered by the table's DynamoDB stream (an event source mapping): CDK maps the
+ * function to the stream with these settings, the twin's poller (infra/local/streams.ts) runs the
+ * same handler with the same batches; a parity test checks both. Its options mean what they mean
+ * for a workflow task (CDK grants exactly those).
+ */
+export interface StreamTrigger extends WorkflowTask {
+  /**
+   * Lambda event filter patterns on the stream record (FilterCriteria): a record passing any of
+   * them is delivered, the others never reach the function.
+   */
+  filters: readonly Record<string, unknown>[];
+  /** Records per invocation at most. */
+  batchSize: number;
+  /** Retries of a failing batch before its records are skipped (logged). */
+  maxRetryAttempts: number;
+  /** Records older than this are skipped rather than retried. */
+  maxRecordAgeSeconds: number;
+}
+
+/**
  * The Idempotency-Key header: 'required' refuses a call without one (400 `invalid_request` on
  * `Idempotency-Key`), 'optional' accepts its absence; a malformed key is always 400. The use case
  * receives the key (core/idempotency.ts stores and checks the replays).

@@ -9,6 +9,8 @@ export const TABLE = {
   partitionKey: 'pk',
   sortKey: 'sk',
   ttlAttribute: 'ttl',
+  /** The table's stream (the stream triggers of functions/routes.ts read new images). */
+  streamViewType: 'NEW_IMAGE',
   /** All global secondary indexes: string keys, projection ALL. */
   globalIndexes: [
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },

@@ -11,7 +11,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE } from '../../functions/core/table';
-import { httpRoutes, scheduledJobs, webSocketRoutes } from '../../functions/routes';
+import { httpRoutes, scheduledJobs, streamTriggers, webSocketRoutes } from '../../functions/routes';
 import {
   buildApp,
   handlersOf,
@@ -523,6 +523,49 @@ describe('scheduled jobs', () => {
         job.handler,
       ).toHaveLength(1);
     }
+  });
+});
+
+describe('stream triggers', () => {
+  it("streams the table's new images and names the stream in an SSM parameter", () => {
+    const t = template(market.data);
+    t.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: TABLE.streamViewType },
+    });
+    const [tableId] = Object.keys(t.findResources('AWS::DynamoDB::Table'));
+    t.hasResourceProperties('AWS::SSM::Parameter', {
+      Name: '/market-test/table-stream-arn',
+      Value: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+    });
+  });
+
+  it('maps every trigger of streamTriggers to the stream with its filters, batch, retries and age', () => {
+    const t = template(market.workflows as Stack);
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', Object.keys(streamTriggers).length);
+    for (const trigger of Object.values(streamTriggers)) {
+      t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: functionLogicalId(t, trigger.handler) },
+        // The stream ARN from the data stack's parameter, resolved at deployment.
+        EventSourceArn: { Ref: Match.stringLikeRegexp('SsmParameterValue') },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: trigger.batchSize,
+        MaximumRetryAttempts: trigger.maxRetryAttempts,
+        MaximumRecordAgeInSeconds: trigger.maxRecordAgeSeconds,
+        BisectBatchOnFunctionError: false,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        FilterCriteria: {
+          Filters: trigger.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })),
+        },
+      });
+    }
+  });
+
+  it('lets a trigger read the stream and nothing starts the retired bid-events workflow', () => {
+    const t = template(market.workflows as Stack);
+    const policies = JSON.stringify(t.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('dynamodb:GetRecords');
+    expect(policies).toContain('dynamodb:GetShardIterator');
+    expect(templateInventory(templates).workflows).not.toContain('bid-events');
   });
 });
 

@@ -20,11 +20,13 @@ import { App, Aws, Tags, type Environment, type Stack } from 'aws-cdk-lib';
 import {
   httpRoutes,
   scheduledJobs as defaultScheduledJobs,
+  streamTriggers as defaultStreamTriggers,
   webSocketRoutes as defaultWebSocketRoutes,
   workflowTasks as defaultWorkflowTasks,
   type HttpRoute,
   type ScheduledJob,
   type StackGroup,
+  type StreamTrigger,
   type WebSocketRoute,
   type WorkflowTask,
 } from '../../functions/routes';
@@ -74,6 +76,7 @@ export interface BuildAppOptions {
   webSocketRoutes?: readonly WebSocketRoute[];
   workflowTasks?: Readonly<Record<string, WorkflowTask>>;
   scheduledJobs?: Readonly<Record<string, ScheduledJob>>;
+  streamTriggers?: Readonly<Record<string, StreamTrigger>>;
   /** Cognito trigger handlers by trigger name. Default: those of functions/routes.ts that exist. */
   cognitoTriggers?: Partial<Record<CognitoTriggerName, string>>;
   /** Register cdk-nag AwsSolutions as a validation plugin (synth fails on findings). Default true. */
@@ -119,7 +122,7 @@ export function checkWorkflowStarts(
   routes: readonly HttpRoute[],
   tasks: Readonly<Record<string, WorkflowTask>>,
   workflows: readonly WorkflowFile[],
-  jobs: Readonly<Record<string, ScheduledJob>> = {},
+  jobs: Readonly<Record<string, WorkflowTask>> = {},
 ): void {
   const known = new Set(workflows.map((workflow) => workflow.name));
   const starters = [
@@ -133,7 +136,10 @@ export function checkWorkflowStarts(
     ),
     ...Object.entries(jobs).map(
       ([key, job]) =>
-        [`scheduled job ${key}`, [...(job.workflows ?? []), ...(job.callbacks ?? [])]] as const,
+        [
+          `scheduled job or stream trigger ${key}`,
+          [...(job.workflows ?? []), ...(job.callbacks ?? [])],
+        ] as const,
     ),
   ];
   for (const [who, names] of starters) {
@@ -172,10 +178,11 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   const wsRoutes = options.webSocketRoutes ?? defaultWebSocketRoutes;
   const tasks = options.workflowTasks ?? defaultWorkflowTasks;
   const jobs = options.scheduledJobs ?? defaultScheduledJobs;
+  const streams = options.streamTriggers ?? defaultStreamTriggers;
   checkRoutes(routes);
   checkScheduledJobs(jobs);
   const workflowFiles = discoverWorkflows(options.workflowsDir ?? DEFAULT_WORKFLOWS_DIR, tasks);
-  checkWorkflowStarts(routes, tasks, workflowFiles, jobs);
+  checkWorkflowStarts(routes, tasks, workflowFiles, { ...jobs, ...streams });
 
   const names = resourceNames(config);
   // With credentials the CLI knows account and region; without (offline synth) the stacks stay
@@ -275,13 +282,19 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   }
 
   let workflows: WorkflowsStack | undefined;
-  if (Object.keys(tasks).length > 0 || workflowFiles.length > 0 || Object.keys(jobs).length > 0) {
+  if (
+    Object.keys(tasks).length > 0 ||
+    workflowFiles.length > 0 ||
+    Object.keys(jobs).length > 0 ||
+    Object.keys(streams).length > 0
+  ) {
     workflows = new WorkflowsStack(app, stackId('workflows'), {
       ...functionCommon,
-      description: `Marketplace ${config.stage}: workflow tasks, state machines and scheduled jobs`,
+      description: `Marketplace ${config.stage}: workflow tasks, state machines, scheduled jobs and stream triggers`,
       assetDir: options.assetDir,
       tasks,
       jobs,
+      streams,
       workflows: workflowFiles,
       webOrigin: web.webOrigin,
       connectionsFor: (consumer) => api.connectionsFor(consumer),
@@ -314,7 +327,12 @@ export function buildApp(options: BuildAppOptions): MarketApp {
 export function handlersOf(
   options: Pick<
     BuildAppOptions,
-    'routes' | 'webSocketRoutes' | 'workflowTasks' | 'scheduledJobs' | 'cognitoTriggers'
+    | 'routes'
+    | 'webSocketRoutes'
+    | 'workflowTasks'
+    | 'scheduledJobs'
+    | 'streamTriggers'
+    | 'cognitoTriggers'
   >,
 ): string[] {
   return [
@@ -324,6 +342,9 @@ export function handlersOf(
       ...(options.webSocketRoutes ?? defaultWebSocketRoutes).map((route) => route.handler),
       ...Object.values(options.workflowTasks ?? defaultWorkflowTasks).map((task) => task.handler),
       ...Object.values(options.scheduledJobs ?? defaultScheduledJobs).map((job) => job.handler),
+      ...Object.values(options.streamTriggers ?? defaultStreamTriggers).map(
+        (trigger) => trigger.handler,
+      ),
     ]),
   ].sort();
 }
@@ -393,6 +414,16 @@ export interface TemplateInventory {
   handlers: string[];
   /** The EventBridge schedules: the handler each rule runs and its rate, sorted by handler. */
   schedules: ScheduleEntry[];
+  /** The table stream's event source mappings: the handler each runs and its settings. */
+  streamMappings: StreamMappingEntry[];
+}
+
+export interface StreamMappingEntry {
+  handler: string;
+  filters: unknown[];
+  batchSize: number;
+  maxRetryAttempts: number;
+  maxRecordAgeSeconds: number;
 }
 
 export interface ScheduleEntry {
@@ -438,6 +469,7 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
     workflows: [],
     handlers: [],
     schedules: [],
+    streamMappings: [],
   };
   for (const template of Object.values(templates)) {
     const resources = Object.entries(template.Resources ?? {});
@@ -480,11 +512,34 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
           }
           inventory.schedules.push({ handler, rateMinutes });
         }
+      } else if (resource.Type === 'AWS::Lambda::EventSourceMapping') {
+        // A mapping's function is of the same stack: Ref logicalId.
+        const ref = (properties?.FunctionName as { Ref?: string } | undefined)?.Ref;
+        const fn = ref === undefined ? undefined : template.Resources?.[ref];
+        const handler =
+          fn?.Type === 'AWS::Lambda::Function'
+            ? tagValue(fn.Properties, 'market:handler')
+            : undefined;
+        if (handler === undefined) {
+          throw new Error('An event source mapping runs something other than a market function');
+        }
+        const filters = (
+          (properties?.FilterCriteria as { Filters?: { Pattern?: string }[] } | undefined)
+            ?.Filters ?? []
+        ).map((filter) => JSON.parse(filter.Pattern ?? '{}') as unknown);
+        inventory.streamMappings.push({
+          handler,
+          filters,
+          batchSize: Number(properties?.BatchSize),
+          maxRetryAttempts: Number(properties?.MaximumRetryAttempts),
+          maxRecordAgeSeconds: Number(properties?.MaximumRecordAgeInSeconds),
+        });
       }
     }
   }
-  const { schedules, ...lists } = inventory;
+  const { schedules, streamMappings, ...lists } = inventory;
   for (const list of Object.values(lists)) list.sort();
+  streamMappings.sort((a, b) => a.handler.localeCompare(b.handler));
   schedules.sort((a, b) => a.handler.localeCompare(b.handler) || a.rateMinutes - b.rateMinutes);
   return inventory;
 }

@@ -15,6 +15,11 @@ export interface ResourceNames {
   /** `market-prod`: prefix of stack ids, stack names and physical names. */
   prefix: string;
   tableName: string;
+  /**
+   * The SSM parameter holding the table's stream ARN (its label is known only once the table
+   * exists): the stream triggers' event source mappings read it at deployment.
+   */
+  tableStreamParameter: string;
   bucketName(kind: BucketKind): string;
 }
 
@@ -23,6 +28,7 @@ export function resourceNames(config: Pick<MarketConfig, 'appName' | 'stage'>): 
   return {
     prefix,
     tableName: prefix,
+    tableStreamParameter: `/${prefix}/table-stream-arn`,
     // At most 12 + 1 + 12 + 1 + 6 + 1 + 12 + 1 + 14 = 60 characters: within S3's 63.
     bucketName: (kind) => `${prefix}-${kind}-${Aws.ACCOUNT_ID}-${Aws.REGION}`,
   };

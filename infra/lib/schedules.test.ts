@@ -256,7 +256,7 @@ describe('scheduled jobs', () => {
         outdir: path.join(workDir, 'cdk.out.bad-start'),
         scheduledJobs: { bad: { handler: TIDY, rateMinutes: 5, workflows: ['no-such-flow'] } },
       }),
-    ).toThrow(/scheduled job bad may start workflow no-such-flow/);
+    ).toThrow(/scheduled job or stream trigger bad may start workflow no-such-flow/);
   });
 });
 

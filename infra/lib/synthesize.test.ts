@@ -3,7 +3,13 @@
  * list what the templates contain.
  */
 import { describe, expect, it } from 'vitest';
-import { httpRoutes, scheduledJobs, webSocketRoutes, workflowTasks } from '../../functions/routes';
+import {
+  httpRoutes,
+  scheduledJobs,
+  streamTriggers,
+  webSocketRoutes,
+  workflowTasks,
+} from '../../functions/routes';
 import { routeKey, synthesizeTemplates, templateInventory } from './app';
 import { bundledHandlers } from './identity';
 import { discoverWorkflows } from './workflows';
@@ -21,7 +27,19 @@ describe('synthesizeTemplates + templateInventory', () => {
         .map(({ handler, rateMinutes }) => ({ handler, rateMinutes }))
         .sort((a, b) => a.handler.localeCompare(b.handler)),
     );
-    // The route table's handlers (calls, live channel, workflow tasks, scheduled jobs) and the
+    expect(inventory.streamMappings).toEqual(
+      Object.values(streamTriggers)
+        .map(({ handler, filters, batchSize, maxRetryAttempts, maxRecordAgeSeconds }) => ({
+          handler,
+          filters,
+          batchSize,
+          maxRetryAttempts,
+          maxRecordAgeSeconds,
+        }))
+        .sort((a, b) => a.handler.localeCompare(b.handler)),
+    );
+    // The route table's handlers (calls, live channel, workflow tasks, scheduled jobs, stream
+    // triggers) and the
     // Cognito triggers (those whose module exists).
     expect([...new Set(inventory.handlers)].sort()).toEqual(bundledHandlers());
   });

@@ -1,11 +1,12 @@
 import {
+  CreateTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TABLE } from '../../functions/core/table';
-import { dynamoClient, ensureTable } from './dynamodb';
+import { dynamoClient, ensureTable, tableDefinition } from './dynamodb';
 import { twin } from './test/twin-context';
 
 const context = twin();
@@ -35,6 +36,15 @@ describe('the table on DynamoDB Local', () => {
     }
   });
 
+  it('streams new images (the stream triggers read them)', async () => {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    expect(Table?.StreamSpecification).toEqual({
+      StreamEnabled: true,
+      StreamViewType: TABLE.streamViewType,
+    });
+    expect(Table?.LatestStreamArn).toContain(`table/${tableName}/stream/`);
+  });
+
   it('has TTL enabled on the ttl attribute', async () => {
     const { TimeToLiveDescription } = await client.send(
       new DescribeTimeToLiveCommand({ TableName: tableName }),
@@ -53,5 +63,17 @@ describe('the table on DynamoDB Local', () => {
       new DescribeTableCommand({ TableName: `${tableName}-second` }),
     );
     expect(Table?.TableStatus).toBe('ACTIVE');
+  });
+
+  it('ensureTable turns the stream on for a table kept from before it had one', async () => {
+    const name = `${tableName}-unstreamed`;
+    const { StreamSpecification: _stream, ...withoutStream } = tableDefinition(name);
+    await client.send(new CreateTableCommand(withoutStream));
+    await ensureTable(context.urls.dynamodb, name);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    expect(Table?.StreamSpecification).toEqual({
+      StreamEnabled: true,
+      StreamViewType: TABLE.streamViewType,
+    });
   });
 });

@@ -249,6 +249,7 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
       { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
     ],
     GlobalSecondaryIndexes: TABLE.globalIndexes.map(globalIndex),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType },
   };
 }
 
@@ -264,8 +265,8 @@ function globalIndex(index: (typeof TABLE.globalIndexes)[number]): GlobalSeconda
 }
 
 /**
- * Creates the table from TABLE with TTL enabled. Idempotent: an existing table (a kept `.data/`)
- * gets the indexes TABLE gained since it was created, and TTL if it is off.
+ * Creates the table from TABLE with TTL and its stream enabled. Idempotent: an existing table (a
+ * kept `.data/`) gets the indexes TABLE gained since it was created, its stream and TTL if off.
  */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = dynamoClient(endpoint);
@@ -282,6 +283,14 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       const have = new Set(
         (existing.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName),
       );
+      if (existing.Table?.StreamSpecification?.StreamEnabled !== true) {
+        await client.send(
+          new UpdateTableCommand({
+            TableName: tableName,
+            StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType },
+          }),
+        );
+      }
       for (const index of TABLE.globalIndexes) {
         if (have.has(index.indexName)) continue;
         await client.send(

@@ -26,6 +26,7 @@ import { handlerLoader, startHttpGateway, type Authorizer, type HttpGateway } fr
 import { startOutbox, type Outbox } from './outbox';
 import { startS3, type S3Twin } from './s3';
 import { devRunJob, startScheduler, type Scheduler, type SchedulerJob } from './scheduler';
+import { startStreams, type StreamMapping, type Streams } from './streams';
 import {
   DEFAULT_DATA_DIR,
   REPO_ROOT,
@@ -126,6 +127,10 @@ export interface Twin {
   stripe: StripeTwin;
   /** The scheduled jobs the twin runs (scheduler.ts), by name: handler and rate. */
   jobs: Record<string, SchedulerJob>;
+  /** The stream triggers the twin runs (streams.ts), by name. */
+  streams: Record<string, StreamMapping>;
+  /** Resolves once the stream triggers have handled every record written before the call. */
+  streamsSettled(): Promise<void>;
   /** Runs a scheduled job now, timers or not: its handler's result, or its error. */
   runJob(name: string): Promise<unknown>;
   stop(): Promise<void>;
@@ -256,12 +261,18 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     // scheduler last (its jobs start workflows).
     const stripeRef: { current?: StripeTwin } = {};
     const schedulerRef: { current?: Scheduler } = {};
+    const streamsRef: { current?: Streams } = {};
     const gateway: HttpGateway = await startHttpGateway({
       ...(httpPort === undefined ? {} : { port: httpPort }),
       stripe: () => stripeRef.current,
       devCalls: {
         '/dev/notifications': devNotify,
         '/dev/jobs': devRunJob(() => schedulerRef.current),
+        // Resolves once the stream triggers have handled every record written before the call.
+        '/dev/streams/settled': async () => {
+          await streamsRef.current?.settled();
+          return { settled: true };
+        },
       },
       loadHandler,
       images: { s3Url: s3.internalUrl, bucket: TWIN_NAMES.imagesBucket },
@@ -364,6 +375,17 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     applyEnv(env);
     runner.resume();
 
+    // The table stream's event source mappings (streamTriggers): each trigger's handler in-process
+    // on the records it filters, checkpointed in .data/ for npm start (a restart resumes there).
+    const streams = await startStreams({
+      endpoint: dynamo.url,
+      tableName: TWIN_NAMES.table,
+      ...(dev ? { checkpointFile: path.join(dataDir, 'streams.json') } : {}),
+      log: (line) => log(line),
+    });
+    stops.push(() => streams.stop());
+    streamsRef.current = streams;
+
     // The EventBridge schedules: each job's handler in-process every rateMinutes. Its failures
     // always reach the console (as the gateways' handler failures do).
     const jobTimers = options.jobTimers ?? dev;
@@ -406,6 +428,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       stripe,
       jobs: scheduler.jobs,
       runJob: (name) => scheduler.runJob(name),
+      streams: streams.mappings,
+      streamsSettled: () => streams.settled(),
       stop: stopAll,
     };
   } catch (error) {

@@ -7,6 +7,7 @@ import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { UPLOADS_PREFIX } from '../../../functions/core/storage';
 import { TABLE } from '../../../functions/core/table';
@@ -37,9 +38,18 @@ export class DataStack extends Stack {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TABLE.ttlAttribute,
+      // New images, for the stream triggers (functions/routes.ts streamTriggers).
+      stream: dynamodb.StreamViewType[TABLE.streamViewType],
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // The stream's ARN carries a label known only once the table exists: the stateless stacks read
+    // it from this parameter (by name, like the table), not through an export.
+    new ssm.StringParameter(this, 'TableStreamArn', {
+      parameterName: names.tableStreamParameter,
+      description: `The stream of ${names.tableName} (stream triggers' event source mappings)`,
+      stringValue: this.table.tableStreamArn ?? '',
     });
     for (const index of TABLE.globalIndexes) {
       this.table.addGlobalSecondaryIndex({

@@ -5,16 +5,22 @@
  *
  * The scheduled jobs live here too (`scheduledJobs`: the sweepers that start or resume workflows,
  * DESIGN §7): each is a Lambda built and granted exactly as a task with the same options, run by
- * an EventBridge rule every `rateMinutes`.
+ * an EventBridge rule every `rateMinutes`. So do the stream triggers (`streamTriggers`): each is a
+ * Lambda built the same way, mapped to the table's stream (found through its SSM parameter) with
+ * the trigger's filters, batch size, retries and maximum record age, reporting batch item failures.
  */
 import { Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import type { ScheduledJob, WorkflowTask } from '../../../functions/routes';
+import type { ScheduledJob, StreamTrigger, WorkflowTask } from '../../../functions/routes';
 import { WORKFLOW_TASK_ACCESS } from '../access';
 import type { MarketConfig } from '../config';
 import { MarketFunction } from '../constructs/market-function';
@@ -41,6 +47,8 @@ export interface WorkflowsStackProps extends StackProps {
   tasks: Readonly<Record<string, WorkflowTask>>;
   /** The scheduled jobs (functions/routes.ts `scheduledJobs`); none when omitted. */
   jobs?: Readonly<Record<string, ScheduledJob>>;
+  /** The stream triggers (functions/routes.ts `streamTriggers`); none when omitted. */
+  streams?: Readonly<Record<string, StreamTrigger>>;
   workflows: readonly WorkflowFile[];
   webOrigin: string;
   /** The live channel's connections endpoint, for tasks that notify (ApiStack.connectionsFor). */
@@ -54,6 +62,8 @@ export class WorkflowsStack extends Stack {
   readonly jobs: Record<string, MarketFunction> = {};
   /** The EventBridge rule running each job, by scheduledJobs key. */
   readonly schedules: Record<string, events.Rule> = {};
+  /** Stream trigger functions by streamTriggers key. */
+  readonly streamFunctions: Record<string, MarketFunction> = {};
   /** State machines by workflow name (file name without `.asl.json`). */
   readonly stateMachines: Record<string, sfn.StateMachine> = {};
 
@@ -89,6 +99,39 @@ export class WorkflowsStack extends Stack {
         ],
       });
       this.jobs[key] = fn;
+    }
+
+    const streamTriggers = Object.entries(props.streams ?? {});
+    if (streamTriggers.length > 0) {
+      const streamTable = dynamodb.Table.fromTableAttributes(this, 'StreamTableRef', {
+        tableName: names.tableName,
+        tableStreamArn: ssm.StringParameter.valueForStringParameter(
+          this,
+          names.tableStreamParameter,
+        ),
+      });
+      for (const [key, trigger] of streamTriggers) {
+        const id = `Stream${pascalId(key)}`;
+        const fn = this.taskFunction(id, `Stream trigger ${key}`, trigger, { props, refs });
+        fn.function.addEventSource(
+          new DynamoEventSource(streamTable, {
+            startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+            batchSize: trigger.batchSize,
+            retryAttempts: trigger.maxRetryAttempts,
+            maxRecordAge: Duration.seconds(trigger.maxRecordAgeSeconds),
+            reportBatchItemFailures: true,
+            bisectBatchOnError: false,
+            filters: trigger.filters.map((pattern) => lambda.FilterCriteria.filter(pattern)),
+          }),
+        );
+        acknowledge(
+          fn.function.role ?? fn.function,
+          'AwsSolutions-IAM5[Resource::*]',
+          'dynamodb:ListStreams (granted with the stream read of an event source mapping) has no ' +
+            'resource-level permission; the stream reads name the table stream.',
+        );
+        this.streamFunctions[key] = fn;
+      }
     }
 
     for (const workflow of props.workflows) {

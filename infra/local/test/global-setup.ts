@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import type { SchedulerJob } from '../scheduler';
+import type { StreamMapping } from '../streams';
 import type { TwinUrls } from '../twin';
 
 /**
@@ -22,6 +23,8 @@ export interface TwinContext {
   userPoolClientId: string;
   /** The scheduled jobs the twin runs, by name (handler and rate). */
   jobs: Record<string, SchedulerJob>;
+  /** The stream triggers the twin runs (streams.ts). */
+  streams: Record<string, StreamMapping>;
 }
 
 declare module 'vitest' {
@@ -52,6 +55,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     userPoolId: twin.userPoolId,
     userPoolClientId: twin.userPoolClientId,
     jobs: twin.jobs,
+    streams: twin.streams,
   });
   return async () => {
     await twin.stop();

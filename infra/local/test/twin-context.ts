@@ -38,3 +38,16 @@ export async function runJob(name: string): Promise<unknown> {
   }
   return answer.data;
 }
+
+/**
+ * Resolves once the twin's stream triggers have handled every record written before the call
+ * (`POST /dev/streams/settled`): what follows a bid (its live events, notifications) is done.
+ */
+export async function streamsSettled(): Promise<void> {
+  const response = await gatewayFetch('/dev/streams/settled', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (!response.ok) throw new Error(`streams settled: ${response.status}`);
+}

@@ -1,0 +1,516 @@
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  TrimmedDataAccessException,
+  type _Record as StreamRecord,
+  type AttributeValue as StreamValue,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { streamTriggers, type StreamTrigger } from '../../functions/routes';
+import { dynamoClient } from './dynamodb';
+import { TWIN_CREDENTIALS, TWIN_REGION, type Log } from './support';
+import {
+  assertHandlerExists,
+  FUNCTIONS_DIR,
+  lambdaContext,
+  loadHandler,
+  type LambdaHandler,
+} from './workflows/invoke';
+
+/**
+ * The twin's Lambda event source mappings on the table's DynamoDB stream: no installable emulator
+ * runs Lambda triggers on DynamoDB Local's streams (DynamoDB Local serves the Streams API; it
+ * triggers nothing), so this file is ours. Each trigger of `streamTriggers` (functions/routes.ts)
+ * polls every shard of the table's stream, in order, as AWS does:
+ * - records pass the trigger's filter patterns (Lambda's FilterCriteria grammar: nested fields,
+ *   lists of values, `exists`, `prefix`; anything else fails the start loudly); the others are
+ *   passed over, as AWS drops them before the function;
+ * - up to `batchSize` passing records go to the handler in one event, shaped as Lambda delivers a
+ *   DynamoDB stream batch (`Records[]`, DynamoDB JSON images, epoch-second times);
+ * - the answer's `batchItemFailures` (ReportBatchItemFailures) keep the checkpoint before the
+ *   first failed record and retry from it; a thrown error retries the whole batch. Retries back off
+ *   (1 s doubling, at most 30 s); after `maxRetryAttempts` retries, or once the oldest record is
+ *   older than `maxRecordAgeSeconds`, the records are skipped and said so on the log (AWS sends the
+ *   batch's description to an on-failure destination; the product configures none);
+ * - a shard is read from its checkpoint (after the last record handled), else from the oldest
+ *   record (TRIM_HORIZON); a child shard only once its parent is read to its end.
+ * The checkpoints live in memory, and in a JSON file for `npm start`, so a restart delivers what
+ * was not handled yet (at least once, as AWS: handlers are idempotent). AWS polls a quiet shard
+ * 4 times a second; so does the twin (`pollMs`, 250 ms by default); a shard with records is read
+ * again at once.
+ */
+
+export interface StreamsOptions {
+  /** DynamoDB Local's endpoint and the table whose stream is read. */
+  endpoint: string;
+  tableName: string;
+  /** Default: `streamTriggers` of functions/routes.ts. */
+  triggers?: Readonly<Record<string, StreamTrigger>>;
+  /** A JSON file keeping the checkpoints across restarts (npm start); memory only if omitted. */
+  checkpointFile?: string;
+  /** How often a shard with nothing new is read again (default 250 ms, as AWS). */
+  pollMs?: number;
+  /** The first retry's wait; doubles, at most 30 s (default 1 s). */
+  retryBaseMs?: number;
+  functionsDir?: string;
+  /** Resolves a handler path to its function (tests); default imports `<functionsDir>/<path>.ts`. */
+  loadHandler?: (handlerPath: string) => Promise<LambdaHandler>;
+  log?: Log;
+  now?: () => number;
+}
+
+/** What runs on which records: the parity test compares it with CDK's event source mappings. */
+export interface StreamMapping {
+  handler: string;
+  filters: readonly Record<string, unknown>[];
+  batchSize: number;
+  maxRetryAttempts: number;
+  maxRecordAgeSeconds: number;
+}
+
+export interface Streams {
+  mappings: Record<string, StreamMapping>;
+  /**
+   * Resolves once every trigger has read every shard up to the records written before this call,
+   * and handed them to its handler (a failing batch waiting for its retry counts as not handled).
+   */
+  settled(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const HANDLER_TIMEOUT_MS = 60_000;
+const MAX_RETRY_WAIT_MS = 30_000;
+/** How often the shard list is read again (new shards, closed ones). */
+const DESCRIBE_EVERY_MS = 5_000;
+
+type Checkpoints = Record<string, Record<string, string>>;
+
+export async function startStreams(options: StreamsOptions): Promise<Streams> {
+  const definitions = options.triggers ?? streamTriggers;
+  const functionsDir = options.functionsDir ?? FUNCTIONS_DIR;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const now = options.now ?? Date.now;
+  const pollMs = options.pollMs ?? 250;
+  const retryBaseMs = options.retryBaseMs ?? 1_000;
+  const load = options.loadHandler ?? ((handler: string) => loadHandler(handler, functionsDir));
+
+  const mappings: Record<string, StreamMapping> = {};
+  for (const [name, trigger] of Object.entries(definitions)) {
+    for (const pattern of trigger.filters) assertSupportedPattern(name, pattern);
+    if (options.loadHandler === undefined) assertHandlerExists(trigger.handler, functionsDir);
+    mappings[name] = {
+      handler: trigger.handler,
+      filters: trigger.filters,
+      batchSize: trigger.batchSize,
+      maxRetryAttempts: trigger.maxRetryAttempts,
+      maxRecordAgeSeconds: trigger.maxRecordAgeSeconds,
+    };
+  }
+
+  const table = dynamoClient(options.endpoint);
+  const described = await table.send(new DescribeTableCommand({ TableName: options.tableName }));
+  table.destroy();
+  const streamArn = described.Table?.LatestStreamArn;
+  if (described.Table?.StreamSpecification?.StreamEnabled !== true || streamArn === undefined) {
+    throw new Error(`the table ${options.tableName} has no stream (ensureTable enables it)`);
+  }
+  const client = new DynamoDBStreamsClient({
+    endpoint: options.endpoint,
+    region: TWIN_REGION,
+    credentials: TWIN_CREDENTIALS,
+    maxAttempts: 3,
+  });
+
+  const checkpoints: Checkpoints = readCheckpoints(options.checkpointFile);
+  const saveCheckpoint = (trigger: string, shardId: string, sequenceNumber: string) => {
+    const shards = (checkpoints[trigger] ??= {});
+    shards[shardId] = sequenceNumber;
+    if (options.checkpointFile !== undefined) writeCheckpoints(options.checkpointFile, checkpoints);
+  };
+
+  let stopped = false;
+  const wakers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
+
+  // settled(): each loop counts its passes; a pass that began after the call and found every
+  // shard read to its end (nothing new, nothing waiting for a retry) settles it.
+  const quietPass = new Map<string, number>();
+  let pass = 0;
+  const waiters: { after: number; resolve: () => void }[] = [];
+  const checkWaiters = () => {
+    for (const waiter of [...waiters]) {
+      const done = Object.keys(mappings).every(
+        (name) => (quietPass.get(name) ?? -1) >= waiter.after,
+      );
+      if (done) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+
+  const loop = async (name: string, mapping: StreamMapping) => {
+    let shards: Shard[] = [];
+    let describedAt = -Infinity;
+    const finished = new Set<string>();
+    const iterators = new Map<string, string>();
+    const attempts = new Map<string, number>();
+
+    const iteratorOf = async (shardId: string): Promise<string | undefined> => {
+      const known = iterators.get(shardId);
+      if (known !== undefined) return known;
+      const after = checkpoints[name]?.[shardId];
+      const answer = await client.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shardId,
+          ...(after === undefined
+            ? { ShardIteratorType: 'TRIM_HORIZON' }
+            : { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }),
+        }),
+      );
+      return answer.ShardIterator;
+    };
+
+    /** Reads one shard once; answers whether it had records (read again at once). */
+    const readShard = async (shard: Shard): Promise<{ busy: boolean }> => {
+      const shardId = shard.ShardId as string;
+      let iterator: string | undefined;
+      let answer;
+      try {
+        iterator = await iteratorOf(shardId);
+        if (iterator === undefined) {
+          finished.add(shardId);
+          return { busy: false };
+        }
+        answer = await client.send(
+          new GetRecordsCommand({
+            ShardIterator: iterator,
+            Limit: Math.max(100, mapping.batchSize),
+          }),
+        );
+      } catch (error) {
+        iterators.delete(shardId);
+        if (error instanceof ExpiredIteratorException) return { busy: true };
+        if (error instanceof TrimmedDataAccessException) {
+          log(
+            `[streams] ${name}: ${shardId} was trimmed past the checkpoint; reading from its oldest record`,
+          );
+          delete checkpoints[name]?.[shardId];
+          return { busy: true };
+        }
+        throw error;
+      }
+      const records = answer.Records ?? [];
+      if (records.length === 0) {
+        if (answer.NextShardIterator === undefined) finished.add(shardId);
+        else iterators.set(shardId, answer.NextShardIterator);
+        return { busy: false };
+      }
+      // The batch: the records from the checkpoint on that pass the filters, at most batchSize.
+      let handled = 0;
+      while (handled < records.length && !stopped) {
+        const batch: { record: DynamoDBRecord; at: number }[] = [];
+        let lastIndex = handled - 1;
+        for (let index = handled; index < records.length; index += 1) {
+          const record = lambdaRecord(records[index] as StreamRecord, streamArn);
+          lastIndex = index;
+          if (mapping.filters.length === 0 || mapping.filters.some((p) => matches(p, record))) {
+            batch.push({
+              record,
+              at: records[index]?.dynamodb?.ApproximateCreationDateTime?.getTime() ?? now(),
+            });
+            if (batch.length === mapping.batchSize) break;
+          }
+        }
+        const lastOfBatch = records[lastIndex]?.dynamodb?.SequenceNumber as string;
+        if (batch.length === 0) {
+          saveCheckpoint(name, shardId, lastOfBatch);
+          handled = lastIndex + 1;
+          continue;
+        }
+        const outcome = await deliver(
+          name,
+          mapping,
+          batch.map((entry) => entry.record),
+        );
+        if (outcome.failedFrom === undefined) {
+          attempts.delete(shardId);
+          saveCheckpoint(name, shardId, lastOfBatch);
+          handled = lastIndex + 1;
+          continue;
+        }
+        // Keep the checkpoint before the first failed record and read from it again.
+        const failedIndex = records.findIndex(
+          (record) => record.dynamodb?.SequenceNumber === outcome.failedFrom,
+        );
+        if (failedIndex > handled) {
+          saveCheckpoint(
+            name,
+            shardId,
+            records[failedIndex - 1]?.dynamodb?.SequenceNumber as string,
+          );
+        }
+        const tries = (attempts.get(shardId) ?? 0) + 1;
+        const oldest =
+          batch.find((entry) => entry.record.dynamodb?.SequenceNumber === outcome.failedFrom)?.at ??
+          now();
+        const tooOld = now() - oldest > mapping.maxRecordAgeSeconds * 1000;
+        if (tries > mapping.maxRetryAttempts || tooOld) {
+          log(
+            `[streams] ${name}: records ${outcome.failedFrom} to ${lastOfBatch} of ${shardId} ` +
+              `skipped after ${tries - 1} retries${tooOld ? ' (older than the maximum age)' : ''}: ${outcome.error}`,
+          );
+          attempts.delete(shardId);
+          saveCheckpoint(name, shardId, lastOfBatch);
+          handled = lastIndex + 1;
+          continue;
+        }
+        attempts.set(shardId, tries);
+        iterators.delete(shardId);
+        log(
+          `[streams] ${name}: batch of ${shardId} failed (${outcome.error}); retry ${tries} of ${mapping.maxRetryAttempts}`,
+        );
+        await sleep(Math.min(MAX_RETRY_WAIT_MS, retryBaseMs * 2 ** (tries - 1)));
+        return { busy: true };
+      }
+      if (answer.NextShardIterator === undefined) finished.add(shardId);
+      else iterators.set(shardId, answer.NextShardIterator);
+      return { busy: true };
+    };
+
+    while (!stopped) {
+      const started = pass;
+      pass += 1;
+      let busy = false;
+      try {
+        if (now() - describedAt > DESCRIBE_EVERY_MS) {
+          shards = await describeShards(client, streamArn);
+          describedAt = now();
+        }
+        // Parents before children: a shard is read once its parent is read to its end (or gone).
+        const known = new Set(shards.map((shard) => shard.ShardId));
+        for (const shard of shards) {
+          if (stopped) break;
+          const shardId = shard.ShardId as string;
+          if (finished.has(shardId)) continue;
+          const parent = shard.ParentShardId;
+          if (parent !== undefined && known.has(parent) && !finished.has(parent)) {
+            busy = true;
+            continue;
+          }
+          if ((await readShard(shard)).busy) busy = true;
+        }
+      } catch (error) {
+        log(`[streams] ${name}: reading the stream failed: ${(error as Error).message}`);
+        await sleep(pollMs * 4);
+        continue;
+      }
+      if (!busy) {
+        quietPass.set(name, started);
+        checkWaiters();
+        await sleep(pollMs);
+      }
+    }
+  };
+
+  const deliver = async (
+    name: string,
+    mapping: StreamMapping,
+    records: DynamoDBRecord[],
+  ): Promise<{ failedFrom?: string; error?: string }> => {
+    const event: DynamoDBStreamEvent = { Records: records };
+    try {
+      const handler = await load(mapping.handler);
+      const answer = (await handler(
+        event as never,
+        lambdaContext(name, { region: TWIN_REGION, timeoutMs: HANDLER_TIMEOUT_MS, now }),
+      )) as { batchItemFailures?: { itemIdentifier?: string }[] } | undefined;
+      const failures = (answer?.batchItemFailures ?? [])
+        .map((failure) => failure.itemIdentifier)
+        .filter((id): id is string => typeof id === 'string');
+      if (failures.length === 0) return {};
+      // The lowest failed sequence number; an identifier not in the batch fails the whole batch.
+      const order = records.map((record) => record.dynamodb?.SequenceNumber);
+      const positions = failures.map((id) => order.indexOf(id));
+      if (positions.some((position) => position < 0)) {
+        return { failedFrom: order[0], error: 'a batch item failure names no record of the batch' };
+      }
+      return {
+        failedFrom: order[Math.min(...positions)],
+        error: `${failures.length} records failed`,
+      };
+    } catch (error) {
+      return {
+        failedFrom: records[0]?.dynamodb?.SequenceNumber,
+        error: error instanceof Error ? error.message : String(error),
+      };
+    }
+  };
+
+  const loops = Object.entries(mappings).map(([name, mapping]) =>
+    loop(name, mapping).catch((error: unknown) => {
+      log(`[streams] ${name} stopped: ${(error as Error).stack ?? String(error)}`);
+    }),
+  );
+
+  return {
+    mappings,
+    settled() {
+      if (Object.keys(mappings).length === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        waiters.push({ after: pass, resolve });
+        for (const wake of [...wakers]) wake();
+      });
+    },
+    async stop() {
+      stopped = true;
+      for (const wake of [...wakers]) wake();
+      await Promise.allSettled(loops);
+      for (const waiter of waiters.splice(0)) waiter.resolve();
+      client.destroy();
+    },
+  };
+}
+
+async function describeShards(client: DynamoDBStreamsClient, streamArn: string): Promise<Shard[]> {
+  const shards: Shard[] = [];
+  let start: string | undefined;
+  do {
+    const answer = await client.send(
+      new DescribeStreamCommand({
+        StreamArn: streamArn,
+        ...(start ? { ExclusiveStartShardId: start } : {}),
+      }),
+    );
+    shards.push(...(answer.StreamDescription?.Shards ?? []));
+    start = answer.StreamDescription?.LastEvaluatedShardId;
+  } while (start !== undefined);
+  return shards;
+}
+
+/** A Streams API record as Lambda hands it to a function (DynamoDB JSON, epoch seconds). */
+export function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+  const data = record.dynamodb ?? {};
+  const image = (value: Record<string, StreamValue> | undefined) =>
+    value === undefined ? undefined : (jsonValue({ M: value }) as { M: Record<string, never> }).M;
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName as DynamoDBRecord['eventName'],
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: record.awsRegion ?? TWIN_REGION,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(data.ApproximateCreationDateTime === undefined
+        ? {}
+        : {
+            ApproximateCreationDateTime: Math.floor(
+              data.ApproximateCreationDateTime.getTime() / 1000,
+            ),
+          }),
+      ...(data.Keys === undefined ? {} : { Keys: image(data.Keys) }),
+      ...(data.NewImage === undefined ? {} : { NewImage: image(data.NewImage) }),
+      ...(data.OldImage === undefined ? {} : { OldImage: image(data.OldImage) }),
+      SequenceNumber: data.SequenceNumber,
+      SizeBytes: data.SizeBytes,
+      StreamViewType: data.StreamViewType as NonNullable<
+        DynamoDBRecord['dynamodb']
+      >['StreamViewType'],
+    },
+  };
+}
+
+/** An attribute value as JSON (binary as base64, as in a Lambda event). */
+function jsonValue(value: StreamValue): unknown {
+  if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
+  if (value.BS !== undefined) return { BS: value.BS.map((b) => Buffer.from(b).toString('base64')) };
+  if (value.M !== undefined) {
+    return { M: Object.fromEntries(Object.entries(value.M).map(([k, v]) => [k, jsonValue(v)])) };
+  }
+  if (value.L !== undefined) return { L: value.L.map(jsonValue) };
+  const { $unknown: _unknown, ...rest } = value as StreamValue & { $unknown?: unknown };
+  return rest;
+}
+
+// --- Lambda's event filtering (the subset the product uses) -------------------------------------
+
+/** Fails loudly on a filter the twin does not evaluate, as the twin emulates only what is used. */
+export function assertSupportedPattern(name: string, pattern: unknown): void {
+  if (pattern === null || typeof pattern !== 'object' || Array.isArray(pattern)) {
+    throw new Error(`stream trigger ${name}: a filter pattern is an object of fields`);
+  }
+  for (const value of Object.values(pattern)) {
+    if (Array.isArray(value)) {
+      for (const rule of value) {
+        if (typeof rule === 'string' || typeof rule === 'number' || rule === null) continue;
+        const keys = typeof rule === 'object' ? Object.keys(rule as object) : [];
+        const known =
+          keys.length === 1 &&
+          ((keys[0] === 'exists' && typeof (rule as { exists: unknown }).exists === 'boolean') ||
+            (keys[0] === 'prefix' && typeof (rule as { prefix: unknown }).prefix === 'string'));
+        if (!known) {
+          throw new Error(
+            `stream trigger ${name}: the filter rule ${JSON.stringify(rule)} is not emulated ` +
+              '(the twin evaluates values, exists and prefix)',
+          );
+        }
+      }
+    } else {
+      assertSupportedPattern(name, value);
+    }
+  }
+}
+
+/** Whether a record passes a filter pattern (every field of the pattern matches). */
+export function matches(pattern: Record<string, unknown>, value: unknown): boolean {
+  return Object.entries(pattern).every(([field, rule]) => {
+    const present =
+      value !== null && typeof value === 'object' && Object.hasOwn(value as object, field);
+    const actual = present ? (value as Record<string, unknown>)[field] : undefined;
+    if (Array.isArray(rule)) {
+      return rule.some((alternative: unknown) => {
+        if (alternative !== null && typeof alternative === 'object') {
+          if ('exists' in alternative)
+            return (alternative as { exists: boolean }).exists === present;
+          const prefix = (alternative as { prefix: string }).prefix;
+          return typeof actual === 'string' && actual.startsWith(prefix);
+        }
+        return present && actual === alternative;
+      });
+    }
+    return present && matches(rule as Record<string, unknown>, actual);
+  });
+}
+
+function readCheckpoints(file: string | undefined): Checkpoints {
+  if (file === undefined || !existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Checkpoints;
+  } catch {
+    return {};
+  }
+}
+
+function writeCheckpoints(file: string, checkpoints: Checkpoints): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.tmp`;
+  writeFileSync(temporary, JSON.stringify(checkpoints));
+  renameSync(temporary, file);
+}
