@@ -410,6 +410,8 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
           ),
         );
       }
+      // What follows the bids (the bidEvents stream trigger, in this process) is theirs too.
+      await twin.streamsSettled();
       const counts = dynamo.counts();
       for (const [operation, count] of Object.entries(perRead)) {
         counts[operation] = (counts[operation] ?? 0) - count * tally.reads;

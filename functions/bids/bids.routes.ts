@@ -114,7 +114,8 @@ export const bidsStreamTriggers = {
         dynamodb: { NewImage: { type: { S: [BID_LOG_TYPE] }, follow: { M: [{ exists: true }] } } },
       },
     ],
-    batchSize: 25,
+    // Large enough that a lagging hot lot catches up: its lines of a batch make one watchers' event.
+    batchSize: 100,
     maxRetryAttempts: 10,
     maxRecordAgeSeconds: 3_600,
   },
