@@ -26,9 +26,8 @@ export const bidsRoutes = {
     handler: 'bids/handlers/create-bid',
     auth: 'user',
     group: 'market',
+    // Checks the bidder's card with Stripe; what others hear follows from the stream (bidEvents).
     stripe: true,
-    notify: true,
-    live: true,
     summary:
       "Bids on an auction (201, the lot as it stands): bidprice per copy, an optional secret maxbid (proxy), quantity, the saved card backing it; 400 market.bid.errors.too_low / amount / quantity / one_copy / rebid_quantity / not_higher, 409 beaten ('another user bid the same or higher') / ended / not_started, 402 no_card / payments ('Error creating payments for bids'), 403 own_offering / creator, 503 generic ('Error sending bid, please try again')",
     tags: TAGS,
@@ -43,8 +42,6 @@ export const bidsRoutes = {
     handler: 'bids/handlers/cancel-bid',
     auth: 'user',
     group: 'market',
-    notify: true,
-    live: true,
     summary:
       "Retracts the caller's bid (a POST where the spec says GET): while more than 12 hours remain, or within an hour of bidding (409 market.bid.errors.retract_closed), 404 no_bid; answers the lot",
     tags: TAGS,
