@@ -55,21 +55,17 @@ export interface BidLogLine {
 }
 
 /**
- * The follow-ups a stream batch's new log lines carry (`bidEvents`), in stream order, each with
- * its record's sequence number (the batch item failure's identifier). Records without one are
- * passed over (the trigger's filter lets none through).
+ * The follow-ups a stream batch's log lines carry (`bidEvents`; its filter delivers only new lines
+ * that carry one), in stream order, each with its record's sequence number (the batch item
+ * failure's identifier).
  */
 export function followUpsOf(event: DynamoDBStreamEvent): { sequence: string; follow: unknown }[] {
-  const out: { sequence: string; follow: unknown }[] = [];
-  for (const record of event.Records) {
+  return event.Records.flatMap((record) => {
     const image = record.dynamodb?.NewImage;
     const sequence = record.dynamodb?.SequenceNumber;
-    if (image === undefined || sequence === undefined) continue;
-    const item = unmarshall(image as Record<string, AttributeValue>);
-    if (item.type !== BID_LOG_TYPE || item.follow === undefined) continue;
-    out.push({ sequence, follow: item.follow });
-  }
-  return out;
+    if (image === undefined || sequence === undefined) return [];
+    return [{ sequence, follow: unmarshall(image as Record<string, AttributeValue>).follow }];
+  });
 }
 
 /**

@@ -254,9 +254,3 @@ export async function performFollowUps(
   ]);
   return [...failed].sort((a, b) => a - b);
 }
-
-/** One line's follow-up; throws when a step failed (tests, and a line handled alone). */
-export async function performFollowUp(deps: BidsDeps, input: FollowUp, now: Date): Promise<void> {
-  const failed = await performFollowUps(deps, [input], now);
-  if (failed.length > 0) throw new Error('bid follow-ups failed');
-}

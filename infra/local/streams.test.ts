@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bidsStreamTriggers } from '../../functions/bids/bids.routes';
+import { streamTriggers } from '../../functions/routes';
 import { assertSupportedPattern, matches } from './streams';
 
 /** Lambda's event filtering as the twin evaluates it (the subset the product's triggers use). */
@@ -11,7 +11,7 @@ const record = (type: string, follow: boolean, eventName = 'INSERT') => ({
 });
 
 describe('stream filter patterns', () => {
-  const [bidEvents] = bidsStreamTriggers.bidEvents.filters;
+  const [bidEvents] = streamTriggers.bidEvents?.filters ?? [];
 
   it.each([
     ['a new bid line with its follow-up', record('auction_bid', true), true],
