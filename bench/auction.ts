@@ -242,13 +242,13 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
     }
   };
 
-  // --- the bid's own write alone: the lot, its log line and the bidder's entry in the one
-  // conditioned transaction every accepted bid commits (the product's repo.commit), on a copy of
-  // the hot lot as the warm-up left it (same size), with no session, rules, read or follow-up:
-  // the floor any bid of this design sits on, next to the raw baselines.
+  // --- the bid's own write alone: what a rebid that keeps its bidder among the lot's leading
+  // bids commits (the product's repo.commit): the lot conditioned on its version, with the note the
+  // stream carries out (a line and a follow-up of the usual size; its version marks it as no change,
+  // so the trigger passes it over), on a copy of the hot lot as the warm-up left it (same size),
+  // with no session, rules, read or follow-up: the floor of this design, next to the raw baselines.
   const copyId = `${hotLot}-WRITE`;
   let copyLot: NonNullable<Awaited<ReturnType<typeof deps.repo.getLot>>> | undefined;
-  const versions = new Map<string, number>();
   const transactionOnly = async (until: number, tally: Tally, client: number) => {
     const bidder = bidders[client] as Bidder;
     while (performance.now() < until) {
@@ -259,8 +259,9 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
       const result = await deps.repo.commit(
         next,
         lot.version,
-        [
-          {
+        {
+          version: 0,
+          line: {
             index: lot.log,
             kind: 'bid',
             bidder_id: bidder.id,
@@ -270,18 +271,10 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
             quantity: 1,
             seq: lot.log + 1,
             at,
+            follow: { size: 'x'.repeat(600) },
           },
-        ],
-        [
-          {
-            offering_id: copyId,
+          entry: {
             bidder_id: bidder.id,
-            nick: bidder.nick,
-            card: { id: 'pm_bench', brand: 'visa', last4: '4242' },
-            address: null,
-            first_at: at,
-            last_at: at,
-            cancelled_at: null,
             standing: {
               bidder_id: bidder.id,
               bidder_nick: bidder.nick,
@@ -291,15 +284,13 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
               seq: lot.log + 1,
               placed_at: at,
             },
-            group: 'active',
-            status: null,
-            version: (versions.get(bidder.id) ?? 0) + 1,
+            last_at: at,
           },
-        ],
+        },
+        [],
       );
       if (result.written) {
         tally.ok += 1;
-        versions.set(bidder.id, (versions.get(bidder.id) ?? 0) + 1);
         if ((copyLot?.version ?? 0) < next.version) copyLot = next;
         continue;
       }

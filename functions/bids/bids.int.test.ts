@@ -263,24 +263,60 @@ describe('bidding through the gateway', () => {
       at,
     };
     const next = { ...lot, log: lot.log + 1, version: lot.version + 1 };
+    const note = { version: next.version, line };
     // This tab's entry is one version behind: the other tab's bid came first.
-    const stale = await repo.commit(next, lot.version, [line], [{ ...entry, last_at: at }]);
+    const stale = await repo.commit(next, lot.version, note, [{ ...entry, last_at: at }]);
     expect(stale).toMatchObject({ written: false, bidder: { current: entry } });
     expect((await writtenLot(offering.id)).version).toBe(lot.version);
+    await streamsSettled();
     expect(await repo.logOf(offering.id)).toHaveLength(1);
-    // On the entry as it stands, the write goes through.
-    const written = await repo.commit(
-      next,
-      lot.version,
-      [line],
-      [{ ...entry, last_at: at, version: entry.version + 1 }],
-    );
+    // On the entry as it stands, the write goes through; the stream writes its log line.
+    const written = await repo.commit(next, lot.version, note, [
+      { ...entry, last_at: at, version: entry.version + 1 },
+    ]);
     expect(written).toEqual({ written: true });
     expect(await repo.getBidder(offering.id, alice.id)).toMatchObject({
       version: 2,
       last_at: at,
       first_at: entry.first_at,
     });
+    await streamsSettled();
+    expect((await repo.logOf(offering.id)).map((entry) => entry.amount)).toEqual([1_000, 1_100]);
+  });
+
+  it('a rebid that keeps its bidder in the lot writes the lot alone; the stream writes its line and brings the entry up to it', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1);
+    expect((await bid(alice, offering.id, { bidprice: 1_000 })).status).toBe(201);
+    expect((await bid(bob, offering.id, { bidprice: 1_500 })).status).toBe(201);
+    const repo = bidsDeps().repo;
+    const before = await repo.getBidder(offering.id, alice.id);
+    const rebid = await bid(alice, offering.id, { bidprice: 2_000 });
+    expect(rebid.status).toBe(201);
+    expect(rebid.json.data.mine).toMatchObject({ status: 'active', max: 2_000 });
+    // My Bids shows the new bid at once: it reads the lot's book, not the entry.
+    const mine = await call<MyBidsPage>(
+      'POST',
+      `/api/users/${alice.id}/offering/getmybettedofferings`,
+      { token: alice.accessToken, body: { status: 'active' } },
+    );
+    expect(mine.json.data.items.map((entry) => [entry.offering.id, entry.bid.max])).toContainEqual([
+      offering.id,
+      2_000,
+    ]);
+    await streamsSettled();
+    // The entry was not written with the lot (its version stands); the stream brought it up.
+    expect(await repo.getBidder(offering.id, alice.id)).toMatchObject({
+      version: before?.version,
+      standing: { amount: 2_000 },
+      lot_version: (await writtenLot(offering.id)).version,
+    });
+    const log = await repo.logOf(offering.id);
+    expect(log.map((line) => [line.index, line.bidder_id, line.amount])).toEqual([
+      [0, alice.id, 1_000],
+      [1, bob.id, 1_500],
+      [2, alice.id, 2_000],
+    ]);
   });
 
   it('an auction without bids can be delisted; a bid after that is refused', async (context) => {
@@ -346,6 +382,8 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
       ).toBe(true);
       expect(accepted.length).toBeGreaterThan(copies);
 
+      // The log lines and the entries of rebids that wrote the lot alone come from the stream.
+      await streamsSettled();
       const lot = await deps.repo.getLot(offering.id);
       const log = await deps.repo.logOf(offering.id);
       if (lot === undefined) throw new Error('no lot');

@@ -48,23 +48,51 @@ export interface BidLogLine {
   at: string;
   /**
    * What follows the line (the watchers' events, the bidder's answer, the outbid bidders and the
-   * seller told): written with it, in the bid's transaction, and handled from the table's stream
-   * (the `bidEvents` stream trigger). Lines of the close carry none.
+   * seller told): in the change's note on the lot, handled from the table's stream (the
+   * `bidEvents` stream trigger); the stored line leaves it out.
    */
   follow?: unknown;
 }
 
 /**
- * The follow-ups a stream batch's log lines carry (`bidEvents`; its filter delivers only new lines
- * that carry one), in stream order, each with its record's sequence number (the batch item
- * failure's identifier).
+ * What a bid or a cancellation leaves on the lot it writes, for the table's stream to carry out
+ * (the `bidEvents` stream trigger): the log line with its follow-up, and the bidder's standing when
+ * their entry was not written with the lot. A bid that keeps a bidder among the lot's contending
+ * bids writes the lot alone; the lot's stream record is the durable rest of it.
  */
-export function followUpsOf(event: DynamoDBStreamEvent): { sequence: string; follow: unknown }[] {
+export interface LotChangeNote {
+  /** The lot's version the change wrote: a later write of the lot that is no change carries it on. */
+  version: number;
+  line: BidLogLine;
+  /** The bidder's entry to bring up to this change (not written with the lot), else absent. */
+  entry?: { bidder_id: string; standing: BookEntry | null; last_at: string };
+}
+
+/** A change of a batch of the lot's stream records, with its record's sequence number. */
+export interface StreamedChange {
+  sequence: string;
+  offering_id: string;
+  note: LotChangeNote;
+  /** The lot as the change wrote it. */
+  lot: LotRecord;
+}
+
+/**
+ * The changes a stream batch's lot records carry (`bidEvents`; its filter delivers only lot
+ * images that carry a note), in stream order, each with its record's sequence number (the batch
+ * item failure's identifier). A write of the lot that changed nothing a bidder did (the close, a
+ * buy-now booking) carries the last change's note on: it is passed over.
+ */
+export function changesOf(event: DynamoDBStreamEvent): StreamedChange[] {
   return event.Records.flatMap((record) => {
     const image = record.dynamodb?.NewImage;
     const sequence = record.dynamodb?.SequenceNumber;
     if (image === undefined || sequence === undefined) return [];
-    return [{ sequence, follow: unmarshall(image as Record<string, AttributeValue>).follow }];
+    const raw = unmarshall(image as Record<string, AttributeValue>);
+    const note = raw.last as LotChangeNote | undefined;
+    const lot = lotOf(raw);
+    if (note === undefined || note.version !== raw.version || lot === undefined) return [];
+    return [{ sequence, offering_id: raw.offering_id as string, note, lot }];
   });
 }
 
@@ -98,6 +126,11 @@ export interface BidderRecord {
   status: BidStatus | null;
   /** Each write of the entry adds one (0: not written yet). */
   version: number;
+  /**
+   * The lot's version its standing reflects: the stream brings an entry up to a change only when
+   * it is newer (absent: written before entries knew it).
+   */
+  lot_version?: number;
 }
 
 export interface Page<T> {
@@ -127,21 +160,26 @@ export interface BidsRepo {
   getLot(offeringId: string): Promise<LotRecord | undefined>;
   getLots(offeringIds: readonly string[]): Promise<LotRecord[]>;
   /**
-   * Writes the lot conditioned on the version read (0: it must not exist), with the log lines and
-   * bidder entries of the change, in one transaction. When another write came first: not written,
-   * with the lot as that write left it when DynamoDB returned it (ReturnValuesOnConditionCheckFailure),
-   * so the caller can retry without reading it again.
-   */
-  /**
-   * The lot conditioned on `expected`, its log lines, and the bidders' entries each conditioned on
-   * the version before theirs (`record.version - 1`), in one transaction.
+   * Writes the lot conditioned on the version read (0: it must not exist), carrying the change's
+   * note for the stream, with the bidders' entries that must be current at once: `bidders` whole,
+   * each conditioned on the version before theirs (`record.version - 1`), and `evicted` (bidders
+   * the change left out of a contending lot's book) brought up to their standing bid. The lot
+   * alone is one conditioned PutItem; with entries, one transaction. When another write came
+   * first: not written, with the lot as that write left it when DynamoDB returned it
+   * (ReturnValuesOnConditionCheckFailure), so the caller can retry without reading it again.
    */
   commit(
     lot: LotRecord,
     expected: number,
-    log: readonly BidLogLine[],
+    note: LotChangeNote,
     bidders: readonly BidderRecord[],
+    evicted?: readonly BookEntry[],
   ): Promise<CommitResult>;
+  /**
+   * What the stream carries out of a batch of changes (the bidEvents trigger): the log lines,
+   * and the entries not written with their lot brought up to their newest change. Idempotent.
+   */
+  applyChanges(changes: readonly { offering_id: string; note: LotChangeNote }[]): Promise<void>;
   /** A bidder's entry in a lot (consistent), or undefined if they never bid on it. */
   getBidder(offeringId: string, userId: string): Promise<BidderRecord | undefined>;
   /** Every bidder's entry in a lot (consistent; the close). */
@@ -205,6 +243,8 @@ function lotOf(raw: Record<string, unknown>): LotRecord | undefined {
     gsi4sk: _g4,
     // Lots written before the bidders' cards and addresses moved to their entries.
     bidders: _bidders,
+    // The stream's note of the last change (bidEvents): never carried into another write.
+    last: _last,
     ...rest
   } = raw;
   // A lot written before lots kept their contending bids alone holds every bid.
@@ -239,6 +279,7 @@ function bidderOf(raw: Record<string, unknown>): BidderRecord {
     group: raw.group as BidderRecord['group'],
     status: (raw.status as BidStatus | null | undefined) ?? null,
     version: (raw.version as number | undefined) ?? 0,
+    ...(typeof raw.lot_version === 'number' ? { lot_version: raw.lot_version } : {}),
   };
 }
 
@@ -320,28 +361,30 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       return out;
     },
 
-    async commit(lot, expected, log, bidders) {
+    async commit(lot, expected, note, bidders, evicted = []) {
+      const lotPut = {
+        TableName,
+        Item: { ...lotItem(lot), last: note },
+        ...lotCondition(expected),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      };
+      if (bidders.length === 0 && evicted.length === 0) {
+        try {
+          await doc.send(new PutCommand(lotPut));
+          return { written: true };
+        } catch (error) {
+          if (!isConditionalCheckFailed(error)) throw error;
+          // The document client leaves a condition failure's item in DynamoDB's own format.
+          const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
+          return {
+            written: false,
+            current: raw === undefined ? undefined : lotOf(unmarshall(raw)),
+            conflict: false,
+          };
+        }
+      }
       const items: TransactItem[] = [
-        {
-          Put: {
-            TableName,
-            Item: lotItem(lot),
-            ...lotCondition(expected),
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          },
-        },
-        ...log.map((line) => ({
-          Put: {
-            TableName,
-            Item: {
-              ...bidLogKey(lot.offering_id, line.index),
-              type: BID_LOG_TYPE,
-              offering_id: lot.offering_id,
-              ...line,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        })),
+        { Put: lotPut },
         ...bidders.map((record) => ({
           Put: {
             TableName,
@@ -350,6 +393,27 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         })),
+        // Left out of the lot's book, their standing bid lives on their entry alone from now on:
+        // it is written with the lot, never left to the stream (their next bid decides on it).
+        ...evicted.map((standing) => {
+          const sort = timeSort(standing.placed_at, lot.offering_id);
+          return {
+            Update: {
+              TableName,
+              Key: bidderKey(lot.offering_id, standing.bidder_id),
+              UpdateExpression:
+                'SET standing = :standing, last_at = :at, gsi1sk = :sort, gsi2sk = :sort, lot_version = :lot ADD version :one',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: {
+                ':standing': standing,
+                ':at': standing.placed_at,
+                ':sort': sort,
+                ':lot': lot.version,
+                ':one': 1,
+              },
+            },
+          };
+        }),
       ];
       try {
         await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -367,8 +431,10 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
           };
         }
         // A bidder's entry written meanwhile (their bid in another tab, through another container).
-        const bidderReason = reasons?.[1 + log.length];
-        if (bidders.length > 0 && bidderReason?.Code === 'ConditionalCheckFailed') {
+        const bidderReason = reasons
+          ?.slice(1, 1 + bidders.length)
+          .find((reason) => reason.Code === 'ConditionalCheckFailed');
+        if (bidderReason !== undefined) {
           const raw = bidderReason.Item as Record<string, AttributeValue> | undefined;
           return {
             written: false,
@@ -377,15 +443,78 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
             bidder: { current: raw === undefined ? undefined : bidderOf(unmarshall(raw)) },
           };
         }
-        // A log line already written is a lot that moved on (its line index is taken).
-        if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) {
-          return { written: false, current: undefined, conflict: false };
-        }
         // Two writers of one lot at the same instant: DynamoDB cancels one with a conflict.
         if (reasons?.some((reason) => reason.Code === 'TransactionConflict')) {
           return { written: false, current: undefined, conflict: true };
         }
         throw error;
+      }
+    },
+
+    async applyChanges(changes) {
+      // The log lines, 25 to a request: a line's write is the same whatever the delivery.
+      // What followed the line is done with the note: the stored line is the record alone.
+      const lines = changes.map(({ offering_id, note: { line } }) => {
+        const { follow: _follow, ...record } = line;
+        return {
+          PutRequest: {
+            Item: {
+              ...bidLogKey(offering_id, line.index),
+              type: BID_LOG_TYPE,
+              offering_id,
+              ...record,
+            },
+          },
+        };
+      });
+      for (let start = 0; start < lines.length; start += 25) {
+        let requests: Record<string, unknown>[] = lines.slice(start, start + 25);
+        while (requests.length > 0) {
+          const result = await doc.send(
+            new BatchWriteCommand({ RequestItems: { [TableName]: requests as never } }),
+          );
+          requests = (result.UnprocessedItems?.[TableName] ?? []) as Record<string, unknown>[];
+        }
+      }
+      // Each entry once, at its newest change of the batch; never back to an older one, and
+      // never after the close settled it.
+      const newest = new Map<
+        string,
+        { offering_id: string; version: number; entry: NonNullable<LotChangeNote['entry']> }
+      >();
+      for (const { offering_id, note } of changes) {
+        if (note.entry === undefined) continue;
+        const slot = `${offering_id}\n${note.entry.bidder_id}`;
+        const known = newest.get(slot);
+        if (known === undefined || known.version < note.version) {
+          newest.set(slot, { offering_id, version: note.version, entry: note.entry });
+        }
+      }
+      for (const { offering_id, version, entry } of newest.values()) {
+        const sort = timeSort(entry.last_at, offering_id);
+        try {
+          await doc.send(
+            new UpdateCommand({
+              TableName,
+              Key: bidderKey(offering_id, entry.bidder_id),
+              UpdateExpression:
+                'SET standing = :standing, last_at = :at, gsi1sk = :sort, gsi2sk = :sort, lot_version = :lot',
+              ConditionExpression:
+                'attribute_exists(pk) AND #group = :active AND (attribute_not_exists(lot_version) OR lot_version < :lot)',
+              ExpressionAttributeNames: { '#group': 'group' },
+              ExpressionAttributeValues: {
+                ':standing': entry.standing,
+                ':at': entry.last_at,
+                ':sort': sort,
+                ':lot': version,
+                ':active': 'active',
+              },
+            }),
+          );
+        } catch (error) {
+          // Already as new (a redelivery, or a later write of the entry with its lot).
+          if (!isConditionalCheckFailed(error)) throw error;
+        }
       }
     },
 

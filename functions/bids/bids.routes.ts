@@ -1,5 +1,5 @@
 import { route, type StreamTrigger } from '../core/route';
-import { BID_LOG_TYPE } from './bids.keys';
+import { LOT_TYPE } from './bids.keys';
 import {
   assignedTokensBodySchema,
   assignedTokensSchema,
@@ -93,22 +93,23 @@ export const bidsRoutes = {
 };
 
 /**
- * The bids domain's stream triggers (functions/routes.ts `streamTriggers`). `bidEvents`: what
- * follows an accepted bid or cancellation (the watchers' live events, the bidder's answer, the
- * outbid bidders and the seller told, the offering's counters), from the bid's log line as the
- * bid's own transaction writes it: the bidder waits for none of it, and a crash right after the
- * bid loses none of it. Notifications are keyed by the line, so a batch delivered twice tells
- * nobody twice.
+ * The bids domain's stream triggers (functions/routes.ts `streamTriggers`). `bidEvents`: carries
+ * out what an accepted bid or cancellation leaves on its lot's record (its note): the log line,
+ * the bidder's entry when the bid wrote the lot alone, and what follows (the watchers' live
+ * events, the bidder's answer, the outbid bidders and the seller told, the offering's counters).
+ * The bidder waits for none of it, and a crash right after the bid loses none of it.
+ * Notifications are keyed by the line, so a batch delivered twice tells nobody twice.
  */
 export const bidsStreamTriggers = {
   bidEvents: {
     handler: 'bids/handlers/bid-events',
     notify: true,
-    // New log lines that carry what follows them (lines of the close carry none).
+    // Lot records that carry a change's note (the handler passes over a note an earlier change
+    // left, carried on by a write that changed no bid).
     filters: [
       {
-        eventName: ['INSERT'],
-        dynamodb: { NewImage: { type: { S: [BID_LOG_TYPE] }, follow: { M: [{ exists: true }] } } },
+        eventName: ['INSERT', 'MODIFY'],
+        dynamodb: { NewImage: { type: { S: [LOT_TYPE] }, last: { M: [{ exists: true }] } } },
       },
     ],
     // Large enough that a lagging hot lot catches up: its lines of a batch make one watchers' event.

@@ -3,7 +3,7 @@ import { topicOf } from '../../shared/realtime/messages';
 import { DomainError } from '../core/errors';
 import { logger } from '../core/logger';
 import { closeStep, type CloseEffect, type OfferState } from './close.machine';
-import { statusOf, type LotRecord } from './lot';
+import { mergedBook, statusOf, type LotRecord } from './lot';
 import { lotOfOffering } from './place';
 import type { BidsDeps } from './ports';
 
@@ -79,7 +79,7 @@ async function wholeAtTheEnd(deps: BidsDeps, lot: LotRecord, now: Date): Promise
   if (!lot.contending || lot.phase !== 'open') return lot;
   if (now.getTime() < Date.parse(lot.auction.end_at)) return lot;
   const entries = await deps.repo.biddersOf(lot.offering_id);
-  const book = entries.flatMap((entry) => (entry.standing === null ? [] : [entry.standing]));
+  const book = mergedBook(lot.auction.book, entries);
   return { ...lot, auction: { ...lot.auction, book }, contending: false };
 }
 

@@ -131,6 +131,29 @@ describe('a batch of bid follow-ups', () => {
     expect(h.applied).toEqual([{ offeringId: 'oFA', index: 5 }]);
   });
 
+  it('answers a bidder rebidding within one batch once, with their newest status', async () => {
+    const h = harness();
+    const statuses: string[] = [];
+    const deps = {
+      ...h.deps,
+      publish: async (to: string, message: { type: string; status?: string }) => {
+        if (message.type === 'bid.response') statuses.push(`${to}:${message.status ?? ''}`);
+      },
+    } as unknown as BidsDeps;
+    await performFollowUps(
+      deps,
+      [
+        line('oFA', 1, { bidderId: 'ann' }),
+        line('oFA', 2, { bidderId: 'bo' }),
+        // Ann's rebid is beaten by Bo's maximum at once: her newest status is outbid.
+        line('oFA', 3, { bidderId: 'ann', held: false }),
+        line('oFB', 4, { bidderId: 'ann' }),
+      ],
+      NOW,
+    );
+    expect(statuses.sort()).toEqual(['ann:active', 'ann:outbid', 'bo:active']);
+  });
+
   it('answers the lines to deliver again: a line whose own news failed, a lot whose watchers were not told', async () => {
     // b2's channel fails: line 2 (their answer) and line 3 (they were outbid), not line 1.
     const own = harness({ user: 'b2' });

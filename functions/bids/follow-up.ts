@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { bidderCount, type BidOutcome } from '../../shared/auction';
+import { bidderCount, standingOf, type BidOutcome } from '../../shared/auction';
 import { topicOf } from '../../shared/realtime/messages';
 import { logger } from '../core/logger';
 import type { BidLogLine } from './bids.repo';
@@ -10,9 +10,10 @@ import type { BidsDeps } from './ports';
  * What follows an accepted bid or cancellation (issue 13 §5): the watchers' live events on the
  * offering's topic, the bidder's answer on their own channel, the outbid bidders and the seller
  * told, and the offering's counters refreshed when due. None of it decides anything, so the bid
- * writes it on its log line, in its own transaction, and the `bidEvents` stream trigger performs
- * it from the table's stream: the bidder waits for none of it, a crash right after the bid loses
- * none of it, and a batch delivered twice tells nobody twice (notifications are keyed by the line).
+ * leaves what the lot cannot tell of it in its note on the lot, in its own write, and the
+ * `bidEvents` stream trigger performs it from the lot's image on the table's stream: the bidder
+ * waits for none of it, a crash right after the bid loses none of it, and a batch delivered twice
+ * tells nobody twice (notifications are keyed by the line).
  */
 export const followUpSchema = z.object({
   offeringId: z.string().regex(/^oF[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -45,32 +46,30 @@ export const followUpSchema = z.object({
 });
 export type FollowUp = z.infer<typeof followUpSchema>;
 
-export function followUpOf(
-  lot: LotRecord,
-  change: {
-    outcome: Extract<BidOutcome, { ok: true }>;
-    sync: boolean;
-    bidderId: string;
-    line: Omit<BidLogLine, 'follow'>;
-    /** The bidder had no standing bid on the lot before this line. */
-    newBidder: boolean;
-  },
-): FollowUp {
-  const { standing } = change.outcome;
-  const held = standing.allocation.find((w) => w.bidder_id === change.bidderId);
+/**
+ * What a change's note keeps of what follows it: only what the lot it wrote cannot tell (who lost
+ * copies, whether the end moved, whether the counters are due, whether the bidder is new). The
+ * rest (the standing, the item, the end) comes from the lot's image on the stream.
+ */
+export const followNoteSchema = z.object({
+  outbid: z.array(z.string()),
+  /** The outbid bidders' nicks, as watchers see them. */
+  outbidNicks: z.array(z.string()),
+  extended: z.boolean(),
+  sync: z.boolean(),
+  newBidder: z.boolean(),
+});
+export type FollowNote = z.infer<typeof followNoteSchema>;
+
+export function followNoteOf(change: {
+  outcome: Extract<BidOutcome, { ok: true }>;
+  sync: boolean;
+  bidderId: string;
+  /** The bidder had no standing bid on the lot before this line. */
+  newBidder: boolean;
+}): FollowNote {
   const outbid = change.outcome.outbid.filter((userId) => userId !== change.bidderId);
   return {
-    offeringId: lot.offering_id,
-    sellerId: lot.seller_id,
-    currency: lot.currency,
-    index: change.line.index,
-    kind: change.line.kind,
-    bidderId: change.bidderId,
-    nick: change.line.nick,
-    visible: held?.price ?? change.line.max,
-    quantity: change.line.quantity,
-    held: held !== undefined,
-    newBidder: change.newBidder,
     outbid,
     // From the whole book the change was decided on: an outbid bid may be left out of the lot's.
     outbidNicks: outbid.map(
@@ -79,6 +78,37 @@ export function followUpOf(
     ),
     extended: change.outcome.extended,
     sync: change.sync,
+    newBidder: change.newBidder,
+  };
+}
+
+/**
+ * What follows a change, from the lot as the change wrote it (its image on the stream) and its
+ * note. The lot's book is its contending part, whose standing is the whole book's.
+ */
+export function followUpOf(
+  lot: LotRecord,
+  line: Omit<BidLogLine, 'follow'>,
+  note: FollowNote,
+): FollowUp {
+  const standing = standingOf(lot.auction);
+  const held = standing.allocation.find((w) => w.bidder_id === line.bidder_id);
+  return {
+    offeringId: lot.offering_id,
+    sellerId: lot.seller_id,
+    currency: lot.currency,
+    index: line.index,
+    kind: line.kind,
+    bidderId: line.bidder_id,
+    nick: line.nick,
+    visible: held?.price ?? line.max,
+    quantity: line.quantity,
+    held: held !== undefined,
+    newBidder: note.newBidder,
+    outbid: note.outbid,
+    outbidNicks: note.outbidNicks,
+    extended: note.extended,
+    sync: note.sync,
     minimBid: standing.min_next,
     highestBid: standing.highest,
     bids: bidderCount(lot.auction),
@@ -89,7 +119,22 @@ export function followUpOf(
 
 type Step = () => Promise<unknown>;
 
-/** What one line alone is owed: the bidder's answer, the outbid bidders and the seller told. */
+/**
+ * The bidder's answer on their own channel (their other tabs and devices) for their lines of a lot
+ * handled together: the newest line's status once, as watchers get the newest state (a bidder
+ * rebidding fast gets one answer per batch, never an older status last).
+ */
+function answerStep(deps: BidsDeps, latest: FollowUp): Step {
+  return () =>
+    deps.publish(latest.bidderId, {
+      type: 'bid.response',
+      offeringId: latest.offeringId,
+      status: latest.kind === 'cancel' ? 'cancelled' : latest.held ? 'active' : 'outbid',
+      minimBid: latest.minimBid,
+    });
+}
+
+/** What one line alone is owed: the outbid bidders and the seller told. */
 function ownSteps(deps: BidsDeps, input: FollowUp): Step[] {
   const payload = {
     itemName: input.item.title,
@@ -114,14 +159,6 @@ function ownSteps(deps: BidsDeps, input: FollowUp): Step[] {
       }),
     );
   }
-  steps.push(() =>
-    deps.publish(input.bidderId, {
-      type: 'bid.response',
-      offeringId: input.offeringId,
-      status: input.kind === 'cancel' ? 'cancelled' : input.held ? 'active' : 'outbid',
-      minimBid: input.minimBid,
-    }),
-  );
   for (const userId of input.outbid) {
     steps.push(() =>
       deps.publish(userId, {
@@ -224,9 +261,9 @@ async function attempt(steps: readonly Step[], input: FollowUp): Promise<number>
 }
 
 /**
- * The bidEvents stream trigger: the follow-ups of a batch of log lines, in stream order. Every
- * step is attempted; answers the positions of the lines to deliver again (a line whose own step
- * failed; a lot's newest line when its watchers' step failed), so the retry starts at the first.
+ * The bidEvents stream trigger: the follow-ups of a batch of changes, in stream order. Every step
+ * is attempted; answers the positions of the lines to deliver again (a line whose own step failed;
+ * the newest line of a conflated group whose step failed), so the retry starts at the first.
  */
 export async function performFollowUps(
   deps: BidsDeps,
@@ -234,23 +271,31 @@ export async function performFollowUps(
   now: Date,
 ): Promise<number[]> {
   const failed = new Set<number>();
-  const lots = new Map<string, number[]>();
-  inputs.forEach((input, position) => {
-    const positions = lots.get(input.offeringId) ?? [];
-    positions.push(position);
-    lots.set(input.offeringId, positions);
-  });
+  const groups = (key: (input: FollowUp) => string) => {
+    const found = new Map<string, number[]>();
+    inputs.forEach((input, position) => {
+      const positions = found.get(key(input)) ?? [];
+      positions.push(position);
+      found.set(key(input), positions);
+    });
+    return [...found.values()];
+  };
+  const conflated = async (positions: number[], steps: (lines: FollowUp[]) => Step[]) => {
+    const lines = positions.map((position) => inputs[position] as FollowUp);
+    if ((await attempt(steps(lines), lines.at(-1) as FollowUp)) > 0) {
+      failed.add(positions.at(-1) as number);
+    }
+  };
   await Promise.all([
     ...inputs.map(async (input, position) => {
       if ((await attempt(ownSteps(deps, input), input)) > 0) failed.add(position);
     }),
-    ...[...lots.values()].map(async (positions) => {
-      const lines = positions.map((position) => inputs[position] as FollowUp);
-      const newest = positions.at(-1) as number;
-      if ((await attempt(lotSteps(deps, lines, now), lines.at(-1) as FollowUp)) > 0) {
-        failed.add(newest);
-      }
-    }),
+    ...groups((input) => `${input.offeringId}\n${input.bidderId}`).map((positions) =>
+      conflated(positions, (lines) => [answerStep(deps, lines.at(-1) as FollowUp)]),
+    ),
+    ...groups((input) => input.offeringId).map((positions) =>
+      conflated(positions, (lines) => lotSteps(deps, lines, now)),
+    ),
   ]);
   return [...failed].sort((a, b) => a - b);
 }

@@ -328,3 +328,22 @@ export async function mayBid(
   if (callerId === lot.seller_id || lot.invited_ids.includes(callerId)) return true;
   return isInvited(lot.offering_id, callerId);
 }
+
+/**
+ * The whole book of a contending lot: the bids in its book as they stand there (a bid that kept
+ * its bidder in the book wrote the lot alone, and the stream may not have brought their entry up
+ * to it yet), and every other bidder's standing bid from their entry (written with the lot that
+ * left it out).
+ */
+export function mergedBook(
+  book: readonly BookEntry[],
+  entries: readonly Pick<BidderRecord, 'bidder_id' | 'standing'>[],
+): BookEntry[] {
+  const inBook = new Set(book.map((entry) => entry.bidder_id));
+  return [
+    ...book,
+    ...entries.flatMap((entry) =>
+      inBook.has(entry.bidder_id) || entry.standing === null ? [] : [entry.standing],
+    ),
+  ];
+}

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ServerMessageDraft, Topic } from '../../shared/realtime/messages';
 import { cancelBid as cancelRule, placeBid as placeRule, standingOf } from '../../shared/auction';
 import type { NotifyInput } from '../notifications/index';
-import type { BidLogLine, BidderRecord, BidsRepo } from './bids.repo';
-import { newLot, type LotRecord } from './lot';
-import { followUpSchema, performFollowUps, type FollowUp } from './follow-up';
+import type { BookEntry } from '../../shared/auction';
+import type { BidLogLine, BidderRecord, BidsRepo, LotChangeNote } from './bids.repo';
+import { mergedBook, newLot, type LotRecord } from './lot';
+import { followNoteSchema, followUpOf, performFollowUps, type FollowUp } from './follow-up';
 import { cancelBid, createBid, forgetRecentLots } from './place';
 import type { BidsDeps } from './ports';
 import { bidInput } from './testing/inputs';
@@ -44,6 +45,8 @@ function harness() {
     5 * 60_000,
   );
   const log: BidLogLine[] = [];
+  /** Each commit's entries written with the lot (whole, and evicted bidders' standing bids). */
+  const writes: { bidders: number; evicted: number }[] = [];
   const notified: NotifyInput[] = [];
   const published: { to: string; message: ServerMessageDraft }[] = [];
   const onTopic: { topic: Topic; message: ServerMessageDraft }[] = [];
@@ -64,8 +67,9 @@ function harness() {
     async commit(
       lot: LotRecord,
       expected: number,
-      lines: readonly BidLogLine[],
+      note: LotChangeNote,
       bidders: readonly BidderRecord[],
+      evicted: readonly BookEntry[] = [],
     ) {
       if ((stored?.version ?? 0) !== expected) {
         return { written: false, current: structuredClone(stored), conflict: false };
@@ -81,15 +85,40 @@ function harness() {
           };
         }
       }
+      for (const standing of evicted) {
+        if (!entries.has(standing.bidder_id)) throw new Error('an evicted bidder without an entry');
+      }
       stored = structuredClone(lot);
       for (const entry of bidders) entries.set(entry.bidder_id, structuredClone(entry));
-      log.push(...lines);
-      // The table's stream hands each new line's follow-up to the bidEvents trigger.
-      for (const line of lines) {
-        const input = followUpSchema.parse(line.follow);
-        followUps.push(input);
-        await performFollowUps(deps as unknown as BidsDeps, [input], NOW);
+      for (const standing of evicted) {
+        const entry = entries.get(standing.bidder_id) as BidderRecord;
+        entries.set(standing.bidder_id, {
+          ...entry,
+          standing: structuredClone(standing),
+          last_at: standing.placed_at,
+          lot_version: lot.version,
+          version: entry.version + 1,
+        });
       }
+      writes.push({ bidders: bidders.length, evicted: evicted.length });
+      log.push(note.line);
+      // The table's stream hands the lot's note to the bidEvents trigger: the entry left to it,
+      // then what follows.
+      const derived = note.entry;
+      if (derived !== undefined) {
+        const entry = entries.get(derived.bidder_id) as BidderRecord;
+        if ((entry.lot_version ?? 0) < note.version) {
+          entries.set(derived.bidder_id, {
+            ...entry,
+            standing: structuredClone(derived.standing),
+            last_at: derived.last_at,
+            lot_version: note.version,
+          });
+        }
+      }
+      const input = followUpOf(lot, note.line, followNoteSchema.parse(note.line.follow));
+      followUps.push(input);
+      await performFollowUps(deps as unknown as BidsDeps, [input], NOW);
       return { written: true };
     },
   } as unknown as BidsRepo;
@@ -154,6 +183,7 @@ function harness() {
     followUps,
     sellerHeard,
     log,
+    writes,
     lot: () => stored as LotRecord,
   };
 }
@@ -170,6 +200,9 @@ const bidInputOf = (bidderId: string, amount: number) => ({
 const ALICE = '01KAXD000000000000000ALICE';
 const BOB = '01KAXD0000000000000000BOB0';
 const CAROL = '01KAXD00000000000000CAROL0';
+const DAVE = '01KAXD000000000000000DAVE0';
+const ERIN = '01KAXD000000000000000ERIN0';
+const FRANK = '01KAXD00000000000000FRANK0';
 
 describe('what follows a bid', () => {
   it('tells the seller of a new bidder once, not of each of their rebids', async () => {
@@ -333,8 +366,17 @@ describe("the container's copy of a lot", () => {
       card: { id: 'pm_card', brand: 'visa', last4: '4242' },
       first_at: NOW.toISOString(),
       cancelled_at: null,
-      version: 2,
+      // Her rebid kept her in the lot's book: it wrote the lot alone, and the stream brought
+      // her entry up to it (her standing bid, for My Bids).
+      version: 1,
+      lot_version: 3,
+      standing: { amount: 2_000 },
     });
+    expect(h.writes).toEqual([
+      { bidders: 1, evicted: 0 },
+      { bidders: 1, evicted: 0 },
+      { bidders: 0, evicted: 0 },
+    ]);
     // The lot holds the bids alone.
     expect(JSON.stringify(h.lot())).not.toContain('pm_card');
     expect((await h.bid(ALICE, 2_500)).mine).toMatchObject({
@@ -344,23 +386,84 @@ describe("the container's copy of a lot", () => {
     });
   });
 
-  it("decides again on the bidder's entry handed back when their bid in another tab came first", async () => {
+  it("writes the entry of a bidder a bid leaves out of the lot's book with the lot, and theirs when they come back", async () => {
+    const h = harness();
+    // One copy: the winner and the next three stay in the lot's book.
+    await h.bid(ALICE, 1_000);
+    await h.bid(BOB, 1_500);
+    // Alice rebids while in the book: the lot alone.
+    await h.bid(ALICE, 2_000);
+    expect(h.writes.at(-1)).toEqual({ bidders: 0, evicted: 0 });
+    expect(h.entries.get(ALICE)).toMatchObject({ version: 1, standing: { amount: 2_000 } });
+    // Were the stream to lag, her entry would still say 1,000.
+    h.entries.set(ALICE, {
+      ...(h.entries.get(ALICE) as BidderRecord),
+      standing: { ...(h.entries.get(ALICE)?.standing as BookEntry), amount: 1_000, max: 1_000 },
+      lot_version: 1,
+    });
+    await h.bid(CAROL, 2_500);
+    await h.bid(DAVE, 3_000);
+    // Erin's bid pushes Bob, the lowest, out of the book: his entry is written with the lot.
+    await h.bid(ERIN, 3_500);
+    expect(h.writes.at(-1)).toEqual({ bidders: 1, evicted: 1 });
+    expect(h.entries.get(BOB)).toMatchObject({ version: 2, lot_version: 6 });
+    // Frank's pushes Alice out: her standing bid as the lot held it goes on her entry at once.
+    await h.bid(FRANK, 4_000);
+    expect(h.lot().auction.book.map((entry) => entry.bidder_id)).not.toContain(ALICE);
+    expect(h.writes.at(-1)).toEqual({ bidders: 1, evicted: 1 });
+    expect(h.entries.get(ALICE)).toMatchObject({
+      version: 2,
+      lot_version: 7,
+      last_at: NOW.toISOString(),
+      standing: { amount: 2_000, max: 2_000 },
+    });
+    // Her comeback is decided on that entry and writes it with the lot; Carol, now the lowest
+    // kept, is left out in turn.
+    await h.bid(ALICE, 5_000);
+    expect(h.writes.at(-1)).toEqual({ bidders: 1, evicted: 1 });
+    expect(h.entries.get(ALICE)).toMatchObject({ version: 3, standing: { amount: 5_000 } });
+    expect(h.entries.get(CAROL)).toMatchObject({ lot_version: 8, standing: { amount: 2_500 } });
+    // The whole book, as the close takes it: the lot's bids, the others' entries.
+    expect(
+      mergedBook(h.lot().auction.book, [...h.entries.values()])
+        .map((entry) => [entry.bidder_id, entry.amount])
+        .sort(),
+    ).toEqual(
+      [
+        [ALICE, 5_000],
+        [BOB, 1_500],
+        [CAROL, 2_500],
+        [DAVE, 3_000],
+        [ERIN, 3_500],
+        [FRANK, 4_000],
+      ].sort(),
+    );
+  });
+
+  it("decides again on the bidder's entry handed back when it moved on through another container", async () => {
     const h = harness();
     await h.bid(ALICE, 1_000);
     await h.bid(BOB, 1_500);
-    // Alice bid in another tab, through another container: the lot and her entry moved on.
+    await h.bid(CAROL, 2_000);
+    await h.bid(DAVE, 2_500);
+    await h.bid(ERIN, 3_000);
+    // Alice, left out of the book, bid in another tab through another container: the lot and
+    // her entry moved on.
     h.rewrite((lot) => lot);
     h.rewriteEntry(ALICE, (entry) => ({ ...entry, last_at: '2026-11-25T09:59:00.000Z' }));
     const bidderReads = h.reads.bidders;
-    const view = await h.bid(ALICE, 3_000);
+    const view = await h.bid(ALICE, 3_500);
     expect(view.mine?.status).toBe('active');
     // Both came back with the failed writes: nothing read, nothing lost or doubled.
     expect(h.reads.bidders).toBe(bidderReads);
-    expect(h.entries.get(ALICE)).toMatchObject({ version: 3, first_at: NOW.toISOString() });
+    expect(h.entries.get(ALICE)).toMatchObject({ version: 4, first_at: NOW.toISOString() });
     expect(h.log.map((line) => [line.index, line.bidder_id])).toEqual([
       [0, ALICE],
       [1, BOB],
-      [2, ALICE],
+      [2, CAROL],
+      [3, DAVE],
+      [4, ERIN],
+      [5, ALICE],
     ]);
   });
 

@@ -16,8 +16,8 @@ import { DomainError } from '../core/errors';
 import { imageUrls } from '../items/index';
 import type { OfferingRecord } from '../offerings/index';
 import type { BidLogLine, BidderRecord } from './bids.repo';
-import { newLot, syncDue, viewOf, mayBid, type CardRef, type LotRecord } from './lot';
-import { followUpOf } from './follow-up';
+import { mergedBook, newLot, syncDue, viewOf, mayBid, type CardRef, type LotRecord } from './lot';
+import { followNoteOf } from './follow-up';
 import type { BidsDeps } from './ports';
 
 /**
@@ -376,19 +376,39 @@ async function changeLot(
     // What follows the line travels with it: the table's stream hands it to the bidEvents trigger.
     const line: BidLogLine = {
       ...indexed,
-      follow: followUpOf(next, {
+      follow: followNoteOf({
         outcome: change.outcome,
         sync,
         bidderId: callerId,
-        line: indexed,
         newBidder: change.newBidder,
       }),
     };
-    const result = await deps.repo.commit(next, expected, [line], [change.bidder]);
+    const writes = entryWrites(lot, next, callerId, mine.record, change);
+    const bidder: BidderRecord = { ...change.bidder, lot_version: next.version };
+    const result = await deps.repo.commit(
+      next,
+      expected,
+      {
+        version: next.version,
+        line,
+        ...(writes.caller
+          ? {}
+          : {
+              entry: {
+                bidder_id: callerId,
+                standing: bidder.standing,
+                last_at: bidder.last_at,
+              },
+            }),
+      },
+      writes.caller ? [bidder] : [],
+      writes.evicted,
+    );
     if (result.written) {
       remember(next);
-      rememberBidder(change.bidder);
-      return viewOf(next, change.bidder, now);
+      // An entry left to the stream keeps its version: the container knows its new standing.
+      rememberBidder(writes.caller ? bidder : { ...bidder, version: mine.record?.version ?? 0 });
+      return viewOf(next, bidder, now);
     }
     if (result.bidder !== undefined) {
       // The caller's entry moved on (their bid elsewhere); the lot was current.
@@ -408,6 +428,49 @@ async function changeLot(
     // at once, all the losers of a hot lot would collide again in lockstep.
     await backoff(attempt);
   }
+}
+
+/** The facts of an entry a bid does not change (its standing, dates and versions aside). */
+function sameFacts(before: BidderRecord, after: BidderRecord): boolean {
+  return (
+    before.nick === after.nick &&
+    before.card?.id === after.card?.id &&
+    JSON.stringify(before.address) === JSON.stringify(after.address) &&
+    before.cancelled_at === after.cancelled_at &&
+    before.status === after.status &&
+    before.group === after.group
+  );
+}
+
+/**
+ * Which entries a change writes with its lot. A contending lot's book holds the standing bid of
+ * every bidder in it, so a rebid that keeps its bidder in the book (their card and address as
+ * they were) writes the lot alone, and the stream brings their entry up to date for My Bids. A
+ * bidder the change leaves out of the book has their standing bid on their entry alone from then
+ * on: their entry is written with the lot (the caller's whole; anyone else the change pushed out,
+ * their standing bid), so a later bid, a retraction or the close, which decide on entries, never
+ * wait for the stream. A lot keeping every bid writes the caller's entry each time, as before.
+ */
+function entryWrites(
+  lot: LotRecord,
+  next: LotRecord,
+  callerId: string,
+  mine: BidderRecord | undefined,
+  change: LotChange,
+): { caller: boolean; evicted: BookEntry[] } {
+  if (!lot.contending) return { caller: true, evicted: [] };
+  const kept = new Set(next.auction.book.map((entry) => entry.bidder_id));
+  const evicted = lot.auction.book.filter(
+    (entry) => entry.bidder_id !== callerId && !kept.has(entry.bidder_id),
+  );
+  const stays =
+    change.line.kind === 'bid' &&
+    mine !== undefined &&
+    mine.version > 0 &&
+    lot.auction.book.some((entry) => entry.bidder_id === callerId) &&
+    kept.has(callerId) &&
+    sameFacts(mine, change.bidder);
+  return { caller: !stays, evicted };
 }
 
 /**
@@ -432,8 +495,9 @@ async function wholeBook(
   caller?: { id: string; standing: BookEntry | null },
 ): Promise<AuctionState> {
   const entries = await deps.repo.biddersOf(lot.offering_id);
-  const book = entries.flatMap((entry) =>
-    entry.bidder_id === caller?.id || entry.standing === null ? [] : [entry.standing],
+  const book = mergedBook(
+    state.book.filter((entry) => entry.bidder_id !== caller?.id),
+    entries.filter((entry) => entry.bidder_id !== caller?.id),
   );
   if (caller?.standing) book.push(caller.standing);
   return { ...state, book };

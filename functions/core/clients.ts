@@ -25,15 +25,27 @@ function memo<T>(key: string, make: () => T): T {
 }
 
 export function dynamoDocumentClient(env: HandlerEnv = readEnv()): DynamoDBDocumentClient {
-  return memo(`ddb|${env.region}|${env.dynamodbEndpoint ?? ''}`, () =>
-    DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        region: env.region,
-        ...(env.dynamodbEndpoint === undefined ? {} : { endpoint: env.dynamodbEndpoint }),
-      }),
-      { marshallOptions: { removeUndefinedValues: true } },
-    ),
-  );
+  return memo(`ddb|${env.region}|${env.dynamodbEndpoint ?? ''}`, () => {
+    const client = new DynamoDBClient({
+      region: env.region,
+      ...(env.dynamodbEndpoint === undefined ? {} : { endpoint: env.dynamodbEndpoint }),
+    });
+    withoutSdkLogging(client);
+    return DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+  });
+}
+
+/**
+ * Takes the SDK's logger middleware out of a client's stack. The product never gives the SDK a
+ * logger (its own logs say what happened), yet with the default no-op logger the middleware still
+ * walks every request's input and every answer's output through the operation's schema to mask
+ * sensitive fields for a log line nobody writes: on a lot's 2 KB PutItem, about a tenth of the
+ * call's CPU (measured on this machine). Errors still reach the caller unchanged.
+ */
+export function withoutSdkLogging(client: { middlewareStack: { remove(name: string): boolean } }) {
+  client.middlewareStack.remove('loggerMiddleware');
 }
 
 export function s3Client(env: HandlerEnv = readEnv()): S3Client {

@@ -51,13 +51,13 @@ async function put(sk: string, type: string) {
 
 async function start(
   handler: (event: DynamoDBStreamEvent) => unknown,
-  options: { checkpointFile?: string; log?: string[] } = {},
+  options: { checkpointFile?: string; log?: string[]; pollMs?: number; batchSize?: number } = {},
 ) {
   const streams = await startStreams({
     endpoint: context.urls.dynamodb,
     tableName,
-    triggers: { lines: TRIGGER },
-    pollMs: 20,
+    triggers: { lines: { ...TRIGGER, batchSize: options.batchSize ?? TRIGGER.batchSize } },
+    pollMs: options.pollMs ?? 20,
     retryBaseMs: 10,
     loadHandler: async () => handler as unknown as LambdaHandler,
     log: (line) => options.log?.push(line),
@@ -98,6 +98,37 @@ describe('stream triggers on DynamoDB Local', () => {
     await put('L7', 'line');
     await streams.settled();
     expect(batches.flatMap(sks).at(-1)).toBe('L7');
+  });
+
+  it("reads a busy shard at AWS's base rate: what was written meanwhile comes as one batch", async () => {
+    const batches: string[][] = [];
+    let later: Promise<void> | undefined;
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const streams = await start(
+      async (event) => {
+        const keys = sks(event.Records) as string[];
+        batches.push(keys);
+        if (keys.includes('B0')) {
+          // One record written while the batch is handled, three in the 150 ms after it.
+          await put('B1', 'line');
+          later = (async () => {
+            for (const sk of ['B2', 'B3', 'B4']) {
+              await pause(50);
+              await put(sk, 'line');
+            }
+          })();
+        }
+        return { batchItemFailures: [] };
+      },
+      { pollMs: 400, batchSize: 100 },
+    );
+    await put('B0', 'line');
+    while (later === undefined) await pause(10);
+    await later;
+    await streams.settled();
+    // The shard is read again a period after the read that found B0, not at once: read at once,
+    // B1 would come alone and the others after.
+    expect(batches).toEqual([['B0'], ['B1', 'B2', 'B3', 'B4']]);
   });
 
   it('delivers again from the first failed record of a batch, and not the ones before it', async () => {

@@ -3,10 +3,13 @@ import { streamTriggers } from '../../functions/routes';
 import { assertSupportedPattern, matches } from './streams';
 
 /** Lambda's event filtering as the twin evaluates it (the subset the product's triggers use). */
-const record = (type: string, follow: boolean, eventName = 'INSERT') => ({
+const record = (type: string, note: boolean, eventName = 'INSERT') => ({
   eventName,
   dynamodb: {
-    NewImage: { type: { S: type }, ...(follow ? { follow: { M: { index: { N: '0' } } } } : {}) },
+    NewImage: {
+      type: { S: type },
+      ...(note ? { last: { M: { version: { N: '2' } } } } : {}),
+    },
   },
 });
 
@@ -14,10 +17,10 @@ describe('stream filter patterns', () => {
   const [bidEvents] = streamTriggers.bidEvents?.filters ?? [];
 
   it.each([
-    ['a new bid line with its follow-up', record('auction_bid', true), true],
-    ['a bid line without one (the close)', record('auction_bid', false), false],
-    ['another item', record('auction_lot', true), false],
-    ['a bid line rewritten', record('auction_bid', true, 'MODIFY'), false],
+    ["a lot's first write with a change's note", record('auction_lot', true), true],
+    ["a lot written again with a change's note", record('auction_lot', true, 'MODIFY'), true],
+    ['a lot written without one (the close)', record('auction_lot', false, 'MODIFY'), false],
+    ['another item with one', record('auction_bid', true), false],
     ['a removal (no new image)', { eventName: 'REMOVE', dynamodb: {} }, false],
   ])('bidEvents takes %s: %s', (_what, value, expected) => {
     expect(matches(bidEvents as Record<string, unknown>, value)).toBe(expected);

@@ -42,10 +42,15 @@ import {
  * - a shard is read from its checkpoint (after the last record handled), else from the oldest
  *   record (TRIM_HORIZON); a child shard only once its parent is read to its end.
  * The checkpoints live in memory, and in a JSON file for `npm start`, so a restart delivers what
- * was not handled yet (at least once, as AWS: handlers are idempotent). AWS polls a quiet shard
- * 4 times a second; so does the twin (`pollMs`, 250 ms by default); a shard with records is read
- * again at once.
+ * was not handled yet (at least once, as AWS: handlers are idempotent). AWS polls a shard at a
+ * base rate of 4 times a second, and resumes that polling once a batch is handled; so does the twin
+ * (`pollMs`, 250 ms by default, from one read's start to the next): a busy shard's batch holds what
+ * was written meanwhile (up to `batchSize`). A read that filled its page (a backlog: records are
+ * waiting) is followed at once.
  */
+
+/** The most records one GetRecords call returns (DynamoDB Streams' limit). */
+const GET_RECORDS_LIMIT = 1_000;
 
 export interface StreamsOptions {
   /** DynamoDB Local's endpoint and the table whose stream is read. */
@@ -55,7 +60,7 @@ export interface StreamsOptions {
   triggers?: Readonly<Record<string, StreamTrigger>>;
   /** A JSON file keeping the checkpoints across restarts (npm start); memory only if omitted. */
   checkpointFile?: string;
-  /** How often a shard with nothing new is read again (default 250 ms, as AWS). */
+  /** How often a shard is read (default 250 ms between the starts of two reads, as AWS). */
   pollMs?: number;
   /** The first retry's wait; doubles, at most 30 s (default 1 s). */
   retryBaseMs?: number;
@@ -188,9 +193,15 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
       return answer.ShardIterator;
     };
 
-    /** Reads one shard once; answers whether it had records (read again at once). */
-    const readShard = async (shard: Shard): Promise<{ busy: boolean }> => {
+    /**
+     * Reads one shard once; answers whether it had records, and whether more are waiting (a full
+     * page, or a read to do again: read again at once).
+     */
+    const readShard = async (shard: Shard): Promise<{ busy: boolean; backlog?: boolean }> => {
       const shardId = shard.ShardId as string;
+      // A page as large as DynamoDB Streams gives (1,000 records): the trigger's records are a part
+      // of the table's, and a page cut short would read a busy shard again at once.
+      const limit = GET_RECORDS_LIMIT;
       let iterator: string | undefined;
       let answer;
       try {
@@ -200,20 +211,17 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
           return { busy: false };
         }
         answer = await client.send(
-          new GetRecordsCommand({
-            ShardIterator: iterator,
-            Limit: Math.max(100, mapping.batchSize),
-          }),
+          new GetRecordsCommand({ ShardIterator: iterator, Limit: limit }),
         );
       } catch (error) {
         iterators.delete(shardId);
-        if (error instanceof ExpiredIteratorException) return { busy: true };
+        if (error instanceof ExpiredIteratorException) return { busy: true, backlog: true };
         if (error instanceof TrimmedDataAccessException) {
           log(
             `[streams] ${name}: ${shardId} was trimmed past the checkpoint; reading from its oldest record`,
           );
           delete checkpoints[name]?.[shardId];
-          return { busy: true };
+          return { busy: true, backlog: true };
         }
         throw error;
       }
@@ -292,13 +300,15 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
       }
       if (answer.NextShardIterator === undefined) finished.add(shardId);
       else iterators.set(shardId, answer.NextShardIterator);
-      return { busy: true };
+      return { busy: true, backlog: records.length >= limit };
     };
 
     while (!stopped) {
       const started = pass;
+      const readAt = now();
       pass += 1;
       let busy = false;
+      let backlog = false;
       try {
         if (now() - describedAt > DESCRIBE_EVERY_MS) {
           shards = await describeShards(client, streamArn);
@@ -315,7 +325,9 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
             busy = true;
             continue;
           }
-          if ((await readShard(shard)).busy) busy = true;
+          const read = await readShard(shard);
+          if (read.busy) busy = true;
+          if (read.backlog === true) backlog = true;
         }
       } catch (error) {
         log(`[streams] ${name}: reading the stream failed: ${(error as Error).message}`);
@@ -326,6 +338,9 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
         quietPass.set(name, started);
         checkWaiters();
         await sleep(pollMs);
+      } else if (!backlog) {
+        // AWS's base rate: the next read of a busy shard a poll period after this one's start.
+        await sleep(Math.max(0, pollMs - (now() - readAt)));
       }
     }
   };
