@@ -5,6 +5,7 @@ import {
   CONTENDING_MARGIN,
   contending,
   replay,
+  standingOf,
   type BookAction,
   type BookEntry,
 } from '../../shared/auction';
@@ -441,4 +442,90 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
     },
     180_000,
   );
+
+  it('20 bidders rebidding against each other: rebids that write the lot alone, bidders pushed out and coming back; nothing lost, the entries and the log agree with the lot', async () => {
+    if (!hasCognito()) return;
+    const offering = await auction(1);
+    const bidders = Array.from({ length: 20 }, (_, index) =>
+      sellerProfile(`${RUN}rb${index}`.slice(0, 20), 0),
+    );
+    await putSellers(...bidders);
+    const deps: BidsDeps = { ...bidsDeps(), cardsOf: () => Promise.resolve([SAVED_CARD]) };
+    const accepted: string[] = [];
+    const refusals = new Set<string>();
+    // Each bidder bids from the minimum as the lot stands when they look, ten times over: most
+    // bids are rebids, some of bidders the lot's book holds (the lot alone), some of bidders it
+    // left out.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    await Promise.all(
+      bidders.map(async (profile) => {
+        for (let round = 0; round < 10; round += 1) {
+          // Bidders look at different moments, as people do.
+          await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 40)));
+          const lot = await deps.repo.getLot(offering.id);
+          const minimum = lot === undefined ? 1_000 : standingOf(lot.auction).min_next;
+          // Above the minimum by 0 to 3 steps, some with a maximum: fewer ties, more rebids.
+          const amount = minimum + Math.floor(random() * 4) * 50;
+          const maxbid = random() < 0.3 ? amount + Math.floor(random() * 10) * 50 : null;
+          try {
+            await createBid(
+              deps,
+              bidInput(profile.id, offering.id, amount, { maxbid }),
+              new Date(),
+            );
+            accepted.push(profile.id);
+          } catch (error) {
+            refusals.add((error as { code?: string }).code ?? String(error));
+          }
+        }
+      }),
+    );
+    // Only the rules refuse: beaten, too low, or below the bidder's own standing bid (a winner whose
+    // proxy price is below what they bid, bidding the minimum).
+    const rules = ['beaten', 'too_low', 'not_higher'].map((code) => `market.bid.errors.${code}`);
+    expect([...refusals].filter((code) => !rules.includes(code))).toEqual([]);
+    expect(accepted.length).toBeGreaterThan(10);
+    await streamsSettled();
+    const lot = await writtenLot(offering.id);
+    const log = await deps.repo.logOf(offering.id);
+    // Every accepted bid has its line, in acceptance order, and the lot is the log replayed.
+    expect(log).toHaveLength(accepted.length);
+    expect(log.map((line) => line.index)).toEqual(log.map((_, index) => index));
+    const whole = replay(
+      { ...lot.auction, seq: 0, book: [], bidders: 0, end_at: lot.scheduled_end_at },
+      log.map((line) => ({
+        kind: 'bid' as const,
+        at: line.at,
+        bid: {
+          bidder_id: line.bidder_id,
+          bidder_nick: line.nick,
+          amount: line.amount,
+          max: line.max === line.amount ? null : line.max,
+          quantity: line.quantity,
+        },
+      })),
+    );
+    const byBidder = (book: readonly BookEntry[]) =>
+      [...book].sort((a, b) => a.bidder_id.localeCompare(b.bidder_id));
+    const leading = contending(whole).state;
+    expect(byBidder(lot.auction.book)).toEqual(byBidder(leading.book));
+    // Every bidder's entry, once the stream settled, holds their last bid; those the lot left out
+    // held it from the write that left them out.
+    const entries = await deps.repo.biddersOf(offering.id);
+    expect(entries).toHaveLength(new Set(accepted).size);
+    expect(byBidder(entries.flatMap((entry) => (entry.standing ? [entry.standing] : [])))).toEqual(
+      byBidder(whole.book),
+    );
+    for (const entry of entries) expect(entry.lot_version ?? 0).toBeLessThanOrEqual(lot.version);
+    // Both paths ran: rebids that did not write their entry (fewer entry writes than bids), and
+    // entries written again (a bidder left out, or coming back).
+    const bidsOf = new Map<string, number>();
+    for (const id of accepted) bidsOf.set(id, (bidsOf.get(id) ?? 0) + 1);
+    expect(entries.some((entry) => entry.version < (bidsOf.get(entry.bidder_id) ?? 0))).toBe(true);
+    expect(entries.some((entry) => entry.version > 1)).toBe(true);
+  }, 180_000);
 });

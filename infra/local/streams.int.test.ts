@@ -120,7 +120,8 @@ describe('stream triggers on DynamoDB Local', () => {
         }
         return { batchItemFailures: [] };
       },
-      { pollMs: 400, batchSize: 100 },
+      // A long period, so the three later records land well within it on a busy machine.
+      { pollMs: 2_000, batchSize: 100 },
     );
     await put('B0', 'line');
     while (later === undefined) await pause(10);
