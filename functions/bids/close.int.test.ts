@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTwinEnv } from '../../infra/local/test/twin-context';
+import { streamsSettled, useTwinEnv } from '../../infra/local/test/twin-context';
 import { call, hasCognito, type TestUser } from '../accounts/testing/session';
 import { allCopies } from '../items/index';
 import type { AssignedTokens, MyBidsPage } from '../../shared/schemas/bids';
@@ -117,6 +117,16 @@ describe('closing an auction', () => {
     await bid(second, offering.id, 1_000);
     await bid(needsBank, offering.id, 1_500);
     const end = await endOf(offering.id);
+    // The winner's entry lags behind the lot, as when the stream has not reached a rebid that wrote
+    // the lot alone: the close goes by the lot, and leaves the entry with the bid that won.
+    await streamsSettled();
+    const repo = bidsDeps().repo;
+    const current = await repo.getBidder(offering.id, needsBank.id);
+    if (current?.standing === undefined || current.standing === null)
+      throw new Error('no standing bid');
+    await repo.putBidders([
+      { ...current, standing: { ...current.standing, amount: 1_400, max: 1_400 } },
+    ]);
 
     const step = await closeAt(bidsDeps(), offering.id, end + 1_000);
     expect(step).toMatchObject({ next: 'wait' });
@@ -172,6 +182,11 @@ describe('closing an auction', () => {
     expect(closed.json.data.items.map((entry) => [entry.offering.id, entry.bid.status])).toEqual([
       [offering.id, 'winner'],
     ]);
+    expect(await repo.getBidder(offering.id, needsBank.id)).toMatchObject({
+      group: 'closed',
+      status: 'winner',
+      standing: { amount: 1_500, max: 1_500 },
+    });
   });
 
   it('a winner who never pays: the copy goes to the substitute at their own bid, who pays', async (context) => {
@@ -296,6 +311,15 @@ describe('closing an auction', () => {
     const open = await deps.repo.getLot(offering.id);
     expect(open?.auction.book).toHaveLength(4);
     expect(open?.auction.bidders).toBe(7);
+    // The winner raises their maximum just before the end: a rebid the lot's book keeps writes the
+    // lot alone. Their entry is put back as it was, as if the stream had not reached it yet.
+    const winner = profiles[6]?.id as string;
+    await streamsSettled();
+    const lagging = await deps.repo.getBidder(offering.id, winner);
+    if (lagging === undefined) throw new Error('no entry');
+    await createBid(deps, bidInput(winner, offering.id, 1_600, { maxbid: 5_000 }), new Date());
+    await streamsSettled();
+    await deps.repo.putBidders([lagging]);
     // The close, its orders kept to themselves: one winner's offer, every other bidder told.
     const offers: string[] = [];
     const closing: BidsDeps = {
@@ -313,6 +337,11 @@ describe('closing an auction', () => {
     const closed = await deps.repo.getLot(offering.id);
     expect(closed).toMatchObject({ phase: 'closing', contending: false });
     expect(closed?.auction.book).toHaveLength(7);
+    // The close took the winner's bid from the lot, not from their lagging entry.
+    expect(closed?.auction.book.find((entry) => entry.bidder_id === winner)).toMatchObject({
+      amount: 1_600,
+      max: 5_000,
+    });
     expect(offers).toEqual([profiles[6]?.id]);
     // Every bidder's result is listed, the lowest too (left out of the lot while it was open).
     const view = (await lotOf(offering.id)).json.data;

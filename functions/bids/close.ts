@@ -216,16 +216,22 @@ async function performCloseEffects(
           phase: 'closed',
         });
         break;
-      case 'final_statuses':
+      case 'final_statuses': {
+        // The closed lot holds the whole book: each entry takes its bid from there (a rebid that
+        // wrote the lot alone may not have reached the entry yet; none will after this).
+        const book = new Map(lot.auction.book.map((entry) => [entry.bidder_id, entry]));
         await deps.repo.putBidders(
           (await deps.repo.biddersOf(lot.offering_id)).map((entry) => ({
             ...entry,
+            standing: book.get(entry.bidder_id) ?? entry.standing,
             group: 'closed' as const,
             status: statusOf(lot, entry.bidder_id, entry),
             version: entry.version + 1,
+            lot_version: lot.version,
           })),
         );
         break;
+      }
     }
   }
 }
