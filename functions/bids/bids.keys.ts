@@ -12,8 +12,8 @@
  * | lots whose offering counters lag (the sweeper)       | gsi4pk = AUCTIONS#STALE, gsi4sk = <offeringId>             | gsi4  |
  *
  * The lot is one record: every bid is a write conditioned on its version (so bids on one lot are
- * applied one at a time, in a total order), in a transaction with the bid's log line and the
- * bidder's entry.
+ * applied one at a time, in a total order), alone or in a transaction with the bidders' entries
+ * it must write; the log lines follow from the lot's stream.
  */
 export const LOT_TYPE = 'auction_lot';
 export const BID_LOG_TYPE = 'auction_bid';

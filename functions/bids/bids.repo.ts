@@ -98,8 +98,10 @@ export function changesOf(event: DynamoDBStreamEvent): StreamedChange[] {
 
 /**
  * A bidder's entry in a lot: who bid with which card and where a won item goes, and what My Bids
- * lists (the lot gives the rest). Written with each of the bidder's bids and cancellations, in the
- * lot's transaction and conditioned on its version, so the lot stays the size of its bids alone.
+ * lists (the lot gives the rest), so the lot stays the size of its leading bids alone. Written with
+ * the lot (conditioned on its version) when a bid or retraction must: a first bid, a comeback, a
+ * retraction, a bidder pushed out of the lot's book; brought up to a rebid that wrote the lot alone
+ * by the stream (`applyChanges`).
  */
 export interface BidderRecord {
   offering_id: string;

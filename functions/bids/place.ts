@@ -23,11 +23,12 @@ import type { BidsDeps } from './ports';
 /**
  * Bidding (issue 13 §1, §3): `POST users/{id}/bid/create` and `bid/cancel/{offeringid}`. A bid
  * reads the lot, runs the rules (shared/auction.ts) and writes the new lot conditioned on the
- * version it read, with the bid's log line and the bidder's entry, in one transaction. A lost
- * race reads again and re-runs the rules, so bids on one lot are applied one at a time in a total
- * order: none is lost, none is accepted below the threshold it meets, and the lot always equals
- * its log replayed. What others see (the live channel, notifications, the offering's counters)
- * follows the write.
+ * version it read, with the entries a later decision reads (`entryWrites`): a rebid that keeps its
+ * bidder in the lot's book writes the lot alone. A lost race re-runs the rules on the lot as it
+ * stands, so bids on one lot are applied one at a time in a total order: none is lost, none is
+ * accepted below the threshold it meets, and the lot always equals its log replayed. The log line,
+ * the entries left to it and what others see (the live channel, notifications, the offering's
+ * counters) follow from the lot's note on the table's stream.
  */
 
 /** How long a bid keeps retrying a busy lot before answering 'Error sending bid'. */
@@ -295,10 +296,10 @@ interface LotChange {
 
 /**
  * Applies a change to a lot, one at a time with every other writer: decides on the lot and the
- * caller's entry in it (the container's copies, else read), writes both conditioned on the
- * versions decided on, and on a lost race decides again on what now stands. What follows is
- * written on the bid's log line (the bidEvents stream trigger performs it); answers the lot as the
- * caller sees it.
+ * caller's entry in it (the container's copies, else read), writes the lot and the entries the
+ * change must write conditioned on the versions decided on, and on a lost race decides again on
+ * what now stands. The log line and what follows go on the lot as its note (the bidEvents stream
+ * trigger carries them out); answers the lot as the caller sees it.
  */
 async function changeLot(
   deps: BidsDeps,
