@@ -71,7 +71,6 @@ export interface LotChangeNote {
 /** A change of a batch of the lot's stream records, with its record's sequence number. */
 export interface StreamedChange {
   sequence: string;
-  offering_id: string;
   note: LotChangeNote;
   /** The lot as the change wrote it. */
   lot: LotRecord;
@@ -92,7 +91,7 @@ export function changesOf(event: DynamoDBStreamEvent): StreamedChange[] {
     const note = raw.last as LotChangeNote | undefined;
     const lot = lotOf(raw);
     if (note === undefined || note.version !== raw.version || lot === undefined) return [];
-    return [{ sequence, offering_id: raw.offering_id as string, note, lot }];
+    return [{ sequence, note, lot }];
   });
 }
 
@@ -181,7 +180,9 @@ export interface BidsRepo {
    * What the stream carries out of a batch of changes (the bidEvents trigger): the log lines,
    * and the entries not written with their lot brought up to their newest change. Idempotent.
    */
-  applyChanges(changes: readonly { offering_id: string; note: LotChangeNote }[]): Promise<void>;
+  applyChanges(
+    changes: readonly { note: LotChangeNote; lot: Pick<LotRecord, 'offering_id'> }[],
+  ): Promise<void>;
   /** A bidder's entry in a lot (consistent), or undefined if they never bid on it. */
   getBidder(offeringId: string, userId: string): Promise<BidderRecord | undefined>;
   /** Every bidder's entry in a lot (consistent; the close). */
@@ -456,7 +457,7 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
     async applyChanges(changes) {
       // The log lines, 25 to a request: a line's write is the same whatever the delivery.
       // What followed the line is done with the note: the stored line is the record alone.
-      const lines = changes.map(({ offering_id, note: { line } }) => {
+      const lines = changes.map(({ lot: { offering_id }, note: { line } }) => {
         const { follow: _follow, ...record } = line;
         return {
           PutRequest: {
@@ -484,7 +485,10 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
         string,
         { offering_id: string; version: number; entry: NonNullable<LotChangeNote['entry']> }
       >();
-      for (const { offering_id, note } of changes) {
+      for (const {
+        lot: { offering_id },
+        note,
+      } of changes) {
         if (note.entry === undefined) continue;
         const slot = `${offering_id}\n${note.entry.bidder_id}`;
         const known = newest.get(slot);

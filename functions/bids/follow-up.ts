@@ -15,36 +15,35 @@ import type { BidsDeps } from './ports';
  * waits for none of it, a crash right after the bid loses none of it, and a batch delivered twice
  * tells nobody twice (notifications are keyed by the line).
  */
-export const followUpSchema = z.object({
-  offeringId: z.string().regex(/^oF[0-9A-HJKMNP-TV-Z]{26}$/),
-  sellerId: z.string(),
-  currency: z.string(),
-  index: z.number().int().min(0),
-  kind: z.enum(['bid', 'cancel']),
-  bidderId: z.string(),
-  nick: z.string(),
+export interface FollowUp {
+  offeringId: string;
+  sellerId: string;
+  currency: string;
+  index: number;
+  kind: 'bid' | 'cancel';
+  bidderId: string;
+  nick: string;
   /** The bid's visible amount per copy (its price if it holds copies, else its maximum). */
-  visible: z.number().int(),
-  quantity: z.number().int(),
-  held: z.boolean(),
+  visible: number;
+  quantity: number;
+  held: boolean;
   /**
    * The bidder's first bid on the lot (or their first since retracting): the seller is told of a
    * new bidder, not of every rebid (a hot lot's rebids would flood them; the page shows the rest).
    */
-  newBidder: z.boolean().default(true),
-  outbid: z.array(z.string()),
+  newBidder: boolean;
+  outbid: string[];
   /** The outbid bidders' nicks, as watchers see them. */
-  outbidNicks: z.array(z.string()).default([]),
-  extended: z.boolean(),
+  outbidNicks: string[];
+  extended: boolean;
   /** Refresh the offering's counters (cards, delisting) now. */
-  sync: z.boolean(),
-  minimBid: z.number().int(),
-  highestBid: z.number().int().nullable(),
-  bids: z.number().int(),
-  endAt: z.string(),
-  item: z.object({ title: z.string(), image: z.string(), id: z.string() }),
-});
-export type FollowUp = z.infer<typeof followUpSchema>;
+  sync: boolean;
+  minimBid: number;
+  highestBid: number | null;
+  bids: number;
+  endAt: string;
+  item: { title: string; image: string; id: string };
+}
 
 /**
  * What a change's note keeps of what follows it: only what the lot it wrote cannot tell (who lost

@@ -3,13 +3,7 @@ import type { ScheduledEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { scheduledJobs, type ScheduledJob } from '../../functions/routes';
 import type { Log } from './support';
-import {
-  assertHandlerExists,
-  FUNCTIONS_DIR,
-  lambdaContext,
-  loadHandler,
-  type LambdaHandler,
-} from './workflows/invoke';
+import { handlerResolver, lambdaContext, type HandlerSource } from './workflows/invoke';
 
 /**
  * The twin's EventBridge schedules: every job of `scheduledJobs` (functions/routes.ts) runs its
@@ -29,16 +23,13 @@ export interface SchedulerJob {
   rateMinutes: number;
 }
 
-export interface SchedulerOptions {
+/**
+ * `functionsDir`, `loadHandler` (HandlerSource): without a given `loadHandler`, every job's module
+ * must exist when the scheduler starts.
+ */
+export interface SchedulerOptions extends HandlerSource {
   /** Default: `scheduledJobs` of functions/routes.ts. */
   jobs?: Readonly<Record<string, ScheduledJob>>;
-  /** Where handler paths resolve (`<functionsDir>/<handler>.ts`); default functions/. */
-  functionsDir?: string;
-  /**
-   * Resolves a handler path to its function instead of importing `<functionsDir>/<handler>.ts`
-   * (tests). Without it every job's module must exist when the scheduler starts.
-   */
-  loadHandler?: (handlerPath: string) => Promise<LambdaHandler>;
   /** Fire each job on its timer (default true); off, jobs run only through `runJob`. */
   timers?: boolean;
   region?: string;
@@ -78,11 +69,10 @@ export function scheduledEvent(name: string, region: string, at: number): Schedu
 
 export function startScheduler(options: SchedulerOptions = {}): Scheduler {
   const definitions = options.jobs ?? scheduledJobs;
-  const functionsDir = options.functionsDir ?? FUNCTIONS_DIR;
+  const handlers = handlerResolver(options);
   const region = options.region ?? 'us-east-1';
   const errorLog = options.errorLog ?? ((line: string) => console.error(line));
   const now = options.now ?? Date.now;
-  const load = options.loadHandler ?? ((handler: string) => loadHandler(handler, functionsDir));
 
   const jobs: Record<string, SchedulerJob> = {};
   for (const [name, job] of Object.entries(definitions)) {
@@ -91,7 +81,7 @@ export function startScheduler(options: SchedulerOptions = {}): Scheduler {
       throw new Error(`scheduled job ${name}: rateMinutes must be a whole number of minutes`);
     }
     // A missing module fails the start, loudly, rather than every tick.
-    if (options.loadHandler === undefined) assertHandlerExists(job.handler, functionsDir);
+    handlers.check(job.handler);
     jobs[name] = { handler: job.handler, rateMinutes: job.rateMinutes };
   }
 
@@ -107,7 +97,7 @@ export function startScheduler(options: SchedulerOptions = {}): Scheduler {
     }
     if (stopped) return Promise.reject(new Error(`the scheduler is stopped (job ${name})`));
     const run = (async () => {
-      const handler = await load(job.handler);
+      const handler = await handlers.load(job.handler);
       return handler(
         scheduledEvent(name, region, now()) as never,
         lambdaContext(name, { region, timeoutMs: JOB_TIMEOUT_MS, now }),

@@ -16,13 +16,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { streamTriggers, type StreamTrigger } from '../../functions/routes';
 import { dynamoClient } from './dynamodb';
 import { TWIN_CREDENTIALS, TWIN_REGION, type Log } from './support';
-import {
-  assertHandlerExists,
-  FUNCTIONS_DIR,
-  lambdaContext,
-  loadHandler,
-  type LambdaHandler,
-} from './workflows/invoke';
+import { handlerResolver, lambdaContext, type HandlerSource } from './workflows/invoke';
 
 /**
  * The twin's Lambda event source mappings on the table's DynamoDB stream: no installable emulator
@@ -52,7 +46,7 @@ import {
 /** The most records one GetRecords call returns (DynamoDB Streams' limit). */
 const GET_RECORDS_LIMIT = 1_000;
 
-export interface StreamsOptions {
+export interface StreamsOptions extends HandlerSource {
   /** DynamoDB Local's endpoint and the table whose stream is read. */
   endpoint: string;
   tableName: string;
@@ -64,9 +58,6 @@ export interface StreamsOptions {
   pollMs?: number;
   /** The first retry's wait; doubles, at most 30 s (default 1 s). */
   retryBaseMs?: number;
-  functionsDir?: string;
-  /** Resolves a handler path to its function (tests); default imports `<functionsDir>/<path>.ts`. */
-  loadHandler?: (handlerPath: string) => Promise<LambdaHandler>;
   log?: Log;
   now?: () => number;
 }
@@ -99,17 +90,16 @@ type Checkpoints = Record<string, Record<string, string>>;
 
 export async function startStreams(options: StreamsOptions): Promise<Streams> {
   const definitions = options.triggers ?? streamTriggers;
-  const functionsDir = options.functionsDir ?? FUNCTIONS_DIR;
+  const handlers = handlerResolver(options);
   const log = options.log ?? ((line: string) => console.error(line));
   const now = options.now ?? Date.now;
   const pollMs = options.pollMs ?? 250;
   const retryBaseMs = options.retryBaseMs ?? 1_000;
-  const load = options.loadHandler ?? ((handler: string) => loadHandler(handler, functionsDir));
 
   const mappings: Record<string, StreamMapping> = {};
   for (const [name, trigger] of Object.entries(definitions)) {
     for (const pattern of trigger.filters) assertSupportedPattern(name, pattern);
-    if (options.loadHandler === undefined) assertHandlerExists(trigger.handler, functionsDir);
+    handlers.check(trigger.handler);
     mappings[name] = {
       handler: trigger.handler,
       filters: trigger.filters,
@@ -352,7 +342,7 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
   ): Promise<{ failedFrom?: string; error?: string }> => {
     const event: DynamoDBStreamEvent = { Records: records };
     try {
-      const handler = await load(mapping.handler);
+      const handler = await handlers.load(mapping.handler);
       const answer = (await handler(
         event as never,
         lambdaContext(name, { region: TWIN_REGION, timeoutMs: HANDLER_TIMEOUT_MS, now }),

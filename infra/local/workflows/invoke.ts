@@ -45,6 +45,32 @@ export function loadHandler(
   return pending;
 }
 
+/** Where an emulated event source finds its handlers: `<functionsDir>/<path>.ts`, or given (tests). */
+export interface HandlerSource {
+  /** Default: functions/. */
+  functionsDir?: string;
+  /** Resolves a handler path to its function instead of importing it (tests). */
+  loadHandler?: (handlerPath: string) => Promise<LambdaHandler>;
+}
+
+/**
+ * The loader an event source's emulator uses (the scheduler, the stream poller): `load` a handler,
+ * and `check` at start that its module exists (a handler given by a test is not checked).
+ */
+export function handlerResolver(source: HandlerSource): {
+  load: (handlerPath: string) => Promise<LambdaHandler>;
+  check: (handlerPath: string) => void;
+} {
+  const functionsDir = source.functionsDir ?? FUNCTIONS_DIR;
+  const given = source.loadHandler;
+  return {
+    load: given ?? ((handlerPath) => loadHandler(handlerPath, functionsDir)),
+    check: (handlerPath) => {
+      if (given === undefined) assertHandlerExists(handlerPath, functionsDir);
+    },
+  };
+}
+
 /** A Lambda context as the Node.js runtime passes it (the parts handlers read). */
 export function lambdaContext(
   functionName: string,
