@@ -1,6 +1,11 @@
 /// <reference lib="dom" />
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -39,8 +44,13 @@ const doc = DynamoDBDocumentClient.from(
   }),
 );
 const lotKey = (offeringId: string) => ({ pk: `AUCTION#${offeringId}`, sk: 'LOT' });
+/** The lot's place in the sweeper's list of lots not closed, by end. */
+const liveMarkerKey = (offeringId: string) => ({ pk: `AUCTION#${offeringId}`, sk: 'LIVE' });
 
-/** Moves the lot's end (the twin's clock, for this journey); answers the new end. */
+/**
+ * Moves the lot's end (the twin's clock, for this journey), and its place in the sweeper's list
+ * (which a real extension leaves for the sweeper to move on, and nothing moves back).
+ */
 async function moveEnd(offeringId: string, endAt: Date, softCloseMs?: number): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const { Item: lot } = await doc.send(
@@ -67,17 +77,26 @@ async function moveEnd(offeringId: string, endAt: Date, softCloseMs?: number): P
               end_at: end,
               ...(softCloseMs === undefined ? {} : { soft_close_ms: softCloseMs }),
             },
-            gsi3sk: `${end}#${offeringId}`,
             version: (lot.version as number) + 1,
           },
           ConditionExpression: 'version = :v',
           ExpressionAttributeValues: { ':v': lot.version },
         }),
       );
-      return;
     } catch {
       // A bid wrote the lot meanwhile: read it again.
+      continue;
     }
+    await doc.send(
+      new UpdateCommand({
+        TableName: TWIN_NAMES.table,
+        Key: liveMarkerKey(offeringId),
+        UpdateExpression: 'SET end_at = :end, gsi3sk = :sort',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':end': end, ':sort': `${end}#${offeringId}` },
+      }),
+    );
+    return;
   }
   throw new Error(`could not move the end of ${offeringId}`);
 }

@@ -14,10 +14,18 @@
  * The lot is one record: every bid is a write conditioned on its version (so bids on one lot are
  * applied one at a time, in a total order), alone or in a transaction with the bidders' entries
  * it must write; the log lines follow from the lot's stream.
+ *
+ * The two sweeper indexes hold small marker items of the lot's partition (`sk = LIVE`, `sk =
+ * STALE`), never the lot itself: each index keeps one partition key value for the whole
+ * marketplace, and an index item is written again whenever its table item changes. On the lot,
+ * every bid would also be a write of both indexes, all bids everywhere on one index partition.
+ * A marker is written only when the sweeper's answer changes (docs/data-model.md, "Indexes on the
+ * lot").
  */
 export const LOT_TYPE = 'auction_lot';
 export const BID_LOG_TYPE = 'auction_bid';
 export const BIDDER_TYPE = 'auction_bidder';
+export const MARKER_TYPE = 'auction_lot_marker';
 
 export const BID_LOG_PREFIX = 'BID#';
 export const LIVE_LOTS_PARTITION = 'AUCTIONS#LIVE';
@@ -38,6 +46,16 @@ export function lotKey(offeringId: string): Key {
 
 export function bidLogKey(offeringId: string, index: number): Key {
   return { pk: lotPartition(offeringId), sk: `${BID_LOG_PREFIX}${String(index).padStart(8, '0')}` };
+}
+
+/** The lot's place in the sweeper's list of lots not closed yet, by end (gsi3). */
+export function liveMarkerKey(offeringId: string): Key {
+  return { pk: lotPartition(offeringId), sk: 'LIVE' };
+}
+
+/** The lot's place in the sweeper's list of lots whose offering counters lag (gsi4). */
+export function staleMarkerKey(offeringId: string): Key {
+  return { pk: lotPartition(offeringId), sk: 'STALE' };
 }
 
 export const BIDDER_PREFIX = 'BIDDER#';

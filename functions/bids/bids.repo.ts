@@ -1,6 +1,7 @@
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -22,10 +23,13 @@ import {
   LIVE_LOTS_PARTITION,
   STALE_LOTS_PARTITION,
   LOT_TYPE,
+  MARKER_TYPE,
   bidLogKey,
   bidderKey,
+  liveMarkerKey,
   lotKey,
   lotPartitionOf,
+  staleMarkerKey,
   myBidsGroupPartition,
   myBidsPartition,
   timeSort,
@@ -168,6 +172,8 @@ export interface BidsRepo {
    * alone is one conditioned PutItem; with entries, one transaction. When another write came
    * first: not written, with the lot as that write left it when DynamoDB returned it
    * (ReturnValuesOnConditionCheckFailure), so the caller can retry without reading it again.
+   * `markStale`: the change left the offering's counters lagging behind a lot that had them
+   * current, and the lot joins the sweeper's list of those (its marker, in the same write).
    */
   commit(
     lot: LotRecord,
@@ -175,6 +181,7 @@ export interface BidsRepo {
     note: LotChangeNote,
     bidders: readonly BidderRecord[],
     evicted?: readonly BookEntry[],
+    markStale?: boolean,
   ): Promise<CommitResult>;
   /**
    * What the stream carries out of a batch of changes (the bidEvents trigger): the log lines,
@@ -187,7 +194,11 @@ export interface BidsRepo {
   getBidder(offeringId: string, userId: string): Promise<BidderRecord | undefined>;
   /** Every bidder's entry in a lot (consistent; the close). */
   biddersOf(offeringId: string): Promise<BidderRecord[]>;
-  /** The lot alone, conditioned on the version read (0: it must not exist). */
+  /**
+   * The lot alone, conditioned on the version read (0: it must not exist). A new lot joins the
+   * sweeper's list of lots not closed (its marker, in the same transaction), a closed one leaves
+   * it. False when another write came first.
+   */
   saveLot(lot: LotRecord, expected: number): Promise<boolean>;
   logOf(offeringId: string): Promise<BidLogLine[]>;
   putBidders(records: readonly BidderRecord[]): Promise<void>;
@@ -197,10 +208,23 @@ export interface BidsRepo {
     cursor: string | null,
     limit: number,
   ): Promise<Page<BidderRecord>>;
-  /** Lots whose offering counters lag behind their bids. */
+  /** Lots whose offering counters lag behind their bids (their stale markers). */
   staleLots(limit: number): Promise<string[]>;
-  /** Lots not closed whose end is before `before` (ISO), earliest first. */
+  /**
+   * Takes a lot off the list of lagging counters, if it is still at `version` with its counters
+   * current (else a bid made them lag again, and the lot stays on it). True when taken off.
+   */
+  clearStale(offeringId: string, version: number): Promise<boolean>;
+  /**
+   * Lots not closed whose end is before `before` (ISO), earliest first, by their live markers:
+   * a marker keeps the end the lot opened with until the sweeper moves it (`moveLive`), so an
+   * extended lot's end may be later than the one listed.
+   */
   dueLots(before: string, limit: number): Promise<{ offering_id: string; end_at: string }[]>;
+  /** A lot's live marker moved on to the lot's later end (an extension); never back. */
+  moveLive(offeringId: string, endAt: string): Promise<void>;
+  /** A lot's live marker removed (the lot closed, or gone). */
+  dropLive(offeringId: string): Promise<void>;
   /**
    * The piece a delisting joins: it closes the lot, and fails when the lot has bids (spec 000 §4:
    * an auction is delisted only without registered bids).
@@ -216,19 +240,34 @@ export interface BidsRepo {
   returnBuyNow(offeringId: string, quantity: number): Promise<void>;
 }
 
+/** The lot's item: no index keys (the sweeper's indexes hold its markers). */
 function lotItem(lot: LotRecord): Record<string, unknown> {
-  const live =
-    lot.phase === 'closed'
-      ? {}
-      : { gsi3pk: LIVE_LOTS_PARTITION, gsi3sk: timeSort(lot.auction.end_at, lot.offering_id) };
-  const stale = lot.stale ? { gsi4pk: STALE_LOTS_PARTITION, gsi4sk: lot.offering_id } : {};
   return {
     ...lotKey(lot.offering_id),
     type: LOT_TYPE,
     ...lot,
     bidders_count: bidderCount(lot.auction),
-    ...live,
-    ...stale,
+  };
+}
+
+function liveMarker(offeringId: string, endAt: string): Record<string, unknown> {
+  return {
+    ...liveMarkerKey(offeringId),
+    type: MARKER_TYPE,
+    offering_id: offeringId,
+    end_at: endAt,
+    gsi3pk: LIVE_LOTS_PARTITION,
+    gsi3sk: timeSort(endAt, offeringId),
+  };
+}
+
+function staleMarker(offeringId: string): Record<string, unknown> {
+  return {
+    ...staleMarkerKey(offeringId),
+    type: MARKER_TYPE,
+    offering_id: offeringId,
+    gsi4pk: STALE_LOTS_PARTITION,
+    gsi4sk: offeringId,
   };
 }
 
@@ -240,6 +279,7 @@ function lotOf(raw: Record<string, unknown>): LotRecord | undefined {
     sk: _sk,
     type: _type,
     bidders_count: _count,
+    // Lots written before the sweeper's indexes moved to markers carried their keys.
     gsi3pk: _g1,
     gsi3sk: _g2,
     gsi4pk: _g3,
@@ -364,14 +404,14 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       return out;
     },
 
-    async commit(lot, expected, note, bidders, evicted = []) {
+    async commit(lot, expected, note, bidders, evicted = [], markStale = false) {
       const lotPut = {
         TableName,
         Item: { ...lotItem(lot), last: note },
         ...lotCondition(expected),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       };
-      if (bidders.length === 0 && evicted.length === 0) {
+      if (bidders.length === 0 && evicted.length === 0 && !markStale) {
         try {
           await doc.send(new PutCommand(lotPut));
           return { written: true };
@@ -417,6 +457,8 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
             },
           };
         }),
+        // Last: the cancellation reasons above are read by position.
+        ...(markStale ? [{ Put: { TableName, Item: staleMarker(lot.offering_id) } }] : []),
       ];
       try {
         await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -525,13 +567,31 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
     },
 
     async saveLot(lot, expected) {
+      const put = { TableName, Item: lotItem(lot), ...lotCondition(expected) };
+      // The sweeper's list of lots not closed: joined at the open, left at the close.
+      const marker =
+        lot.phase === 'closed'
+          ? { Delete: { TableName, Key: liveMarkerKey(lot.offering_id) } }
+          : expected === 0
+            ? { Put: { TableName, Item: liveMarker(lot.offering_id, lot.auction.end_at) } }
+            : undefined;
       try {
-        await doc.send(
-          new PutCommand({ TableName, Item: lotItem(lot), ...lotCondition(expected) }),
-        );
+        if (marker === undefined) await doc.send(new PutCommand(put));
+        else {
+          await doc.send(
+            new TransactWriteCommand({ TransactItems: [{ Put: put }, marker] as never }),
+          );
+        }
         return true;
       } catch (error) {
         if (isConditionalCheckFailed(error)) return false;
+        const reasons = cancellationReasons(error);
+        if (
+          reasons?.[0]?.Code === 'ConditionalCheckFailed' ||
+          reasons?.some((reason) => reason.Code === 'TransactionConflict')
+        ) {
+          return false;
+        }
         throw error;
       }
     },
@@ -615,6 +675,40 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       return (result.Items ?? []).map((raw) => raw.gsi4sk as string);
     },
 
+    async clearStale(offeringId, version) {
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                ConditionCheck: {
+                  TableName,
+                  Key: lotKey(offeringId),
+                  // A lot gone leaves nothing to refresh.
+                  ConditionExpression:
+                    'attribute_not_exists(pk) OR (version = :version AND stale = :false)',
+                  ExpressionAttributeValues: { ':version': version, ':false': false },
+                },
+              },
+              { Delete: { TableName, Key: staleMarkerKey(offeringId) } },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (
+          reasons?.some(
+            (reason) =>
+              reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict',
+          )
+        ) {
+          return false;
+        }
+        throw error;
+      }
+    },
+
     async dueLots(before, limit) {
       const result = await doc.send(
         new QueryCommand({
@@ -629,6 +723,27 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
         offering_id: raw.offering_id as string,
         end_at: (raw.gsi3sk as string).split('#')[0] ?? '',
       }));
+    },
+
+    async moveLive(offeringId, endAt) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName,
+            Key: liveMarkerKey(offeringId),
+            UpdateExpression: 'SET end_at = :end, gsi3sk = :sort',
+            ConditionExpression: 'attribute_exists(pk) AND end_at < :end',
+            ExpressionAttributeValues: { ':end': endAt, ':sort': timeSort(endAt, offeringId) },
+          }),
+        );
+      } catch (error) {
+        // Gone (the close took it), or already as late.
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+    },
+
+    async dropLive(offeringId) {
+      await doc.send(new DeleteCommand({ TableName, Key: liveMarkerKey(offeringId) }));
     },
 
     buyNowPiece(offeringId, quantity) {

@@ -238,16 +238,18 @@ async function performCloseEffects(
 
 /**
  * Brings an offering's copy of its lot's counters (bids, current price, end: what the market's
- * cards show) up to date, when bids came faster than the refresh interval.
+ * cards show) up to date, when bids came faster than the refresh interval. The lot's version at
+ * which they are current (0: no lot), or undefined when bids kept it busy.
  */
 export async function refreshCounters(
   deps: BidsDeps,
   offeringId: string,
   now: Date,
-): Promise<void> {
+): Promise<number | undefined> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const lot = await deps.repo.getLot(offeringId);
-    if (lot === undefined || !lot.stale) return;
+    if (lot === undefined) return 0;
+    if (!lot.stale) return lot.version;
     await deps.offerings.apply(
       offeringId,
       {
@@ -266,8 +268,9 @@ export async function refreshCounters(
       synced_bids: bidderCount(lot.auction),
       version: lot.version + 1,
     };
-    if (await deps.repo.saveLot(synced, lot.version)) return;
+    if (await deps.repo.saveLot(synced, lot.version)) return synced.version;
   }
+  return undefined;
 }
 
 /** Lots are picked up by the sweeper this long after their end or a missed look. */
@@ -276,14 +279,21 @@ export const SWEEP_GRACE_MS = 2 * 60_000;
 /**
  * The sweeper (an EventBridge schedule every minute; the twin's scheduler): lots past their end
  * whose close has not started, or whose close missed its next look (a failed or lost execution),
- * get a new auction-close execution that carries on from where the lot stands.
+ * get a new auction-close execution that carries on from where the lot stands. Lagging counters
+ * are brought up to date, and the lot leaves that list only if no bid came since.
+ *
+ * Its two lists are the lots' markers (bids.keys.ts), written only when the answer changes: a live
+ * marker keeps the end its lot opened with, so a lot listed as due is read for its real end, and
+ * an extended one has its marker moved on instead.
  */
 export async function sweepAuctions(deps: BidsDeps, now: Date): Promise<{ resumed: string[] }> {
-  const due = await deps.repo.dueLots(new Date(now.getTime() - SWEEP_GRACE_MS).toISOString(), 100);
+  const before = new Date(now.getTime() - SWEEP_GRACE_MS).toISOString();
+  const due = await deps.repo.dueLots(before, 100);
   const resumed: string[] = [];
   for (const offeringId of await deps.repo.staleLots(100)) {
     try {
-      await refreshCounters(deps, offeringId, now);
+      const current = await refreshCounters(deps, offeringId, now);
+      if (current !== undefined) await deps.repo.clearStale(offeringId, current);
     } catch (error) {
       logger.error("the sweeper could not refresh an auction's counters", {
         offeringId,
@@ -292,13 +302,22 @@ export async function sweepAuctions(deps: BidsDeps, now: Date): Promise<{ resume
     }
   }
   for (const { offering_id: offeringId } of due) {
-    const lot = await deps.repo.getLot(offeringId);
-    if (lot === undefined || lot.phase === 'closed') continue;
-    const lookedFor = lot.next_at === null ? 0 : Date.parse(lot.next_at);
-    const stalled =
-      lot.phase === 'open' || lot.next_at === null || now.getTime() - lookedFor > SWEEP_GRACE_MS;
-    if (!stalled) continue;
     try {
+      const lot = await deps.repo.getLot(offeringId);
+      if (lot === undefined || lot.phase === 'closed') {
+        // Closed without the close's own write (a delisting), or a marker left behind.
+        await deps.repo.dropLive(offeringId);
+        continue;
+      }
+      if (Date.parse(lot.auction.end_at) >= Date.parse(before)) {
+        // Extended since it was listed: not due yet.
+        await deps.repo.moveLive(offeringId, lot.auction.end_at);
+        continue;
+      }
+      const lookedFor = lot.next_at === null ? 0 : Date.parse(lot.next_at);
+      const stalled =
+        lot.phase === 'open' || lot.next_at === null || now.getTime() - lookedFor > SWEEP_GRACE_MS;
+      if (!stalled) continue;
       await deps.startClose(offeringId, 'resume', now);
       resumed.push(offeringId);
     } catch (error) {

@@ -47,6 +47,8 @@ function harness() {
   const log: BidLogLine[] = [];
   /** Each commit's entries written with the lot (whole, and evicted bidders' standing bids). */
   const writes: { bidders: number; evicted: number }[] = [];
+  /** The lot's versions whose write put it on the sweeper's list of lagging counters. */
+  const staleMarks: number[] = [];
   const notified: NotifyInput[] = [];
   const published: { to: string; message: ServerMessageDraft }[] = [];
   const onTopic: { topic: Topic; message: ServerMessageDraft }[] = [];
@@ -70,6 +72,7 @@ function harness() {
       note: LotChangeNote,
       bidders: readonly BidderRecord[],
       evicted: readonly BookEntry[] = [],
+      markStale = false,
     ) {
       if ((stored?.version ?? 0) !== expected) {
         return { written: false, current: structuredClone(stored), conflict: false };
@@ -101,6 +104,7 @@ function harness() {
         });
       }
       writes.push({ bidders: bidders.length, evicted: evicted.length });
+      if (markStale) staleMarks.push(lot.version);
       log.push(note.line);
       // The table's stream hands the lot's note to the bidEvents trigger: the entry left to it,
       // then what follows.
@@ -184,6 +188,7 @@ function harness() {
     sellerHeard,
     log,
     writes,
+    staleMarks,
     lot: () => stored as LotRecord,
   };
 }
@@ -217,6 +222,32 @@ describe('what follows a bid', () => {
     // Every bid still reaches the watchers and the bidder's own channel.
     expect(h.onTopic.filter((entry) => entry.message.type === 'bid.new')).toHaveLength(4);
     expect(h.published.filter((entry) => entry.message.type === 'bid.response')).toHaveLength(4);
+  });
+
+  it("puts the lot on the sweeper's list of lagging counters once per sync interval, with the bid that makes them lag", async () => {
+    const h = harness();
+    const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1_000);
+    const bidAt = (callerId: string, bidprice: number, seconds: number) =>
+      createBid(h.deps as unknown as BidsDeps, bidInput(callerId, OFFERING, bidprice), at(seconds));
+    // The first bid brings the counters up to date at once (the market's card shows a bid).
+    await bidAt(ALICE, 1_000, 0);
+    expect(h.lot().stale).toBe(false);
+    // Within the interval they lag: the first such bid lists the lot, the next ones find it listed.
+    const first = h.lot().version;
+    await bidAt(BOB, 1_500, 1);
+    await bidAt(ALICE, 2_000, 2);
+    await bidAt(BOB, 2_500, 3);
+    expect(h.lot().stale).toBe(true);
+    expect(h.staleMarks).toEqual([first + 1]);
+    // Past the interval a bid syncs them again, and the next bid lists the lot again.
+    await bidAt(ALICE, 3_000, 31);
+    expect(h.lot().stale).toBe(false);
+    const synced = h.lot().version;
+    await bidAt(BOB, 3_500, 32);
+    expect(h.staleMarks).toEqual([first + 1, synced + 1]);
+    // A retraction that leaves them lagging lists nothing new.
+    await h.cancel(BOB);
+    expect(h.staleMarks).toHaveLength(2);
   });
 
   it('tells a bidder who retracted and bid again as a new bidder', async () => {

@@ -404,6 +404,9 @@ async function changeLot(
       },
       writes.caller ? [bidder] : [],
       writes.evicted,
+      // Counters current until now: the lot joins the sweeper's list of lagging ones (at most once
+      // per sync interval: later bids find it stale already).
+      next.stale && !lot.stale,
     );
     if (result.written) {
       remember(next);
