@@ -1,6 +1,4 @@
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -12,7 +10,13 @@ import {
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { decodeCursor, encodeCursor } from '../core/cursor';
-import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
+import {
+  batchGetAll,
+  batchWriteAll,
+  cancellationReasons,
+  isConditionalCheckFailed,
+  isTransactionLost,
+} from '../core/dynamo';
 import { bidderCount, type BookEntry } from '../../shared/auction';
 import type { BidStatus } from '../../shared/schemas/bids';
 import {
@@ -384,24 +388,8 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
     },
 
     async getLots(offeringIds) {
-      const unique = [...new Set(offeringIds)];
-      const out: LotRecord[] = [];
-      for (let start = 0; start < unique.length; start += 100) {
-        let keys: Record<string, unknown>[] = unique
-          .slice(start, start + 100)
-          .map((id) => ({ ...lotKey(id) }));
-        while (keys.length > 0) {
-          const result = await doc.send(
-            new BatchGetCommand({ RequestItems: { [TableName]: { Keys: keys } } }),
-          );
-          for (const raw of result.Responses?.[TableName] ?? []) {
-            const lot = lotOf(raw);
-            if (lot !== undefined) out.push(lot);
-          }
-          keys = (result.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
-        }
-      }
-      return out;
+      const keys = [...new Set(offeringIds)].map((id) => ({ ...lotKey(id) }));
+      return (await batchGetAll(doc, TableName, keys)).flatMap((raw) => lotOf(raw) ?? []);
     },
 
     async commit(lot, expected, note, bidders, evicted = [], markStale = false) {
@@ -512,15 +500,7 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
           },
         };
       });
-      for (let start = 0; start < lines.length; start += 25) {
-        let requests: Record<string, unknown>[] = lines.slice(start, start + 25);
-        while (requests.length > 0) {
-          const result = await doc.send(
-            new BatchWriteCommand({ RequestItems: { [TableName]: requests as never } }),
-          );
-          requests = (result.UnprocessedItems?.[TableName] ?? []) as Record<string, unknown>[];
-        }
-      }
+      await batchWriteAll(doc, TableName, lines);
       // Each entry once, at its newest change of the batch; never back to an older one, and
       // never after the close settled it.
       const newest = new Map<
@@ -584,14 +564,8 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
         }
         return true;
       } catch (error) {
-        if (isConditionalCheckFailed(error)) return false;
-        const reasons = cancellationReasons(error);
-        if (
-          reasons?.[0]?.Code === 'ConditionalCheckFailed' ||
-          reasons?.some((reason) => reason.Code === 'TransactionConflict')
-        ) {
-          return false;
-        }
+        // The lot's condition (a marker's write has none), or another writer at that instant.
+        if (isConditionalCheckFailed(error) || isTransactionLost(error)) return false;
         throw error;
       }
     },
@@ -622,17 +596,11 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
     },
 
     async putBidders(records) {
-      for (let start = 0; start < records.length; start += 25) {
-        let requests: Record<string, unknown>[] = records
-          .slice(start, start + 25)
-          .map((record) => ({ PutRequest: { Item: bidderItem(record) } }));
-        while (requests.length > 0) {
-          const result = await doc.send(
-            new BatchWriteCommand({ RequestItems: { [TableName]: requests as never } }),
-          );
-          requests = (result.UnprocessedItems?.[TableName] ?? []) as Record<string, unknown>[];
-        }
-      }
+      await batchWriteAll(
+        doc,
+        TableName,
+        records.map((record) => ({ PutRequest: { Item: bidderItem(record) } })),
+      );
     },
 
     async myBids(userId, group, cursor, limit) {
@@ -696,15 +664,7 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
         );
         return true;
       } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (
-          reasons?.some(
-            (reason) =>
-              reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict',
-          )
-        ) {
-          return false;
-        }
+        if (isTransactionLost(error)) return false;
         throw error;
       }
     },

@@ -1,5 +1,4 @@
 import {
-  BatchWriteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -12,7 +11,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { itemsCountUpdate } from '../collections/index';
 import { decodeCursor, encodeCursor } from '../core/cursor';
 import { idempotencyRecordPut } from '../core/idempotency';
-import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
+import { batchWriteAll, cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
 import { DomainError } from '../core/errors';
 import {
   COPY_PREFIX,
@@ -236,17 +235,11 @@ export function createItemsRepo(deps: {
   }
 
   async function deleteAll(keys: { pk: string; sk: string }[]): Promise<void> {
-    for (let index = 0; index < keys.length; index += 25) {
-      let requests: Record<string, unknown>[] = keys
-        .slice(index, index + 25)
-        .map((Key) => ({ DeleteRequest: { Key } }));
-      for (let attempt = 0; requests.length > 0 && attempt < 10; attempt += 1) {
-        const result = await doc.send(
-          new BatchWriteCommand({ RequestItems: { [TableName]: requests as never } }),
-        );
-        requests = (result.UnprocessedItems?.[TableName] ?? []) as Record<string, unknown>[];
-      }
-    }
+    await batchWriteAll(
+      doc,
+      TableName,
+      keys.map((Key) => ({ DeleteRequest: { Key } })),
+    );
   }
 
   return {

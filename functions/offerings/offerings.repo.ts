@@ -1,6 +1,4 @@
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -9,7 +7,12 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor } from '../core/cursor';
-import { isConditionalCheckFailed, cancellationReasons } from '../core/dynamo';
+import {
+  batchGetAll,
+  batchWriteAll,
+  cancellationReasons,
+  isConditionalCheckFailed,
+} from '../core/dynamo';
 import { DomainError } from '../core/errors';
 import { idempotencyRecordPut } from '../core/idempotency';
 import {
@@ -144,12 +147,6 @@ function invalidCursor(): DomainError {
   });
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 export function createOfferingsRepo(deps: {
   doc: DynamoDBDocumentClient;
   tableName: string;
@@ -213,17 +210,7 @@ export function createOfferingsRepo(deps: {
   }
 
   async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-    for (const chunk of chunks(requests, 25)) {
-      let pending: Record<string, unknown>[] | undefined = chunk;
-      for (let attempt = 0; pending !== undefined && pending.length > 0; attempt += 1) {
-        if (attempt > 8) throw new Error('BatchWriteItem kept answering unprocessed items');
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-        const result = await doc.send(
-          new BatchWriteCommand({ RequestItems: { [TableName]: pending } }),
-        );
-        pending = result.UnprocessedItems?.[TableName] as Record<string, unknown>[] | undefined;
-      }
-    }
+    await batchWriteAll(doc, TableName, requests);
   }
 
   return {
@@ -236,22 +223,10 @@ export function createOfferingsRepo(deps: {
 
     async getMany(offeringIds) {
       const found = new Map<string, OfferingRecord>();
-      for (const chunk of chunks([...new Set(offeringIds)], 100)) {
-        let keys: Record<string, unknown>[] | undefined = chunk.map((id) => ({
-          ...offeringKey(id),
-        }));
-        for (let attempt = 0; keys !== undefined && keys.length > 0; attempt += 1) {
-          if (attempt > 8) throw new Error('BatchGetItem kept answering unprocessed keys');
-          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-          const result = await doc.send(
-            new BatchGetCommand({ RequestItems: { [TableName]: { Keys: keys } } }),
-          );
-          for (const raw of result.Responses?.[TableName] ?? []) {
-            const record = offeringOf(raw);
-            found.set(record.id, record);
-          }
-          keys = result.UnprocessedKeys?.[TableName]?.Keys as Record<string, unknown>[] | undefined;
-        }
+      const keys = [...new Set(offeringIds)].map((id) => ({ ...offeringKey(id) }));
+      for (const raw of await batchGetAll(doc, TableName, keys)) {
+        const record = offeringOf(raw);
+        found.set(record.id, record);
       }
       return offeringIds.flatMap((id) => {
         const record = found.get(id);

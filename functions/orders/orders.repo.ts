@@ -1,5 +1,4 @@
 import {
-  BatchGetCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -8,7 +7,12 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor } from '../core/cursor';
-import { cancellationReasons, isConditionalCheckFailed } from '../core/dynamo';
+import {
+  batchGetAll,
+  cancellationReasons,
+  isConditionalCheckFailed,
+  isTransactionLost,
+} from '../core/dynamo';
 import { DomainError } from '../core/errors';
 import { idempotencyRecordPut } from '../core/idempotency';
 import type { WalletActivity } from '../../shared/schemas/orders';
@@ -219,22 +223,10 @@ export function createOrdersRepo(deps: {
 
     async getMany(orderIds) {
       const found = new Map<string, OrderRecord>();
-      for (let index = 0; index < orderIds.length; index += 100) {
-        let keys: Record<string, unknown>[] | undefined = orderIds
-          .slice(index, index + 100)
-          .map((id) => ({ ...orderKey(id) }));
-        for (let attempt = 0; keys !== undefined && keys.length > 0; attempt += 1) {
-          if (attempt > 8) throw new Error('BatchGetItem kept answering unprocessed keys');
-          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-          const result = await doc.send(
-            new BatchGetCommand({ RequestItems: { [TableName]: { Keys: keys } } }),
-          );
-          for (const raw of result.Responses?.[TableName] ?? []) {
-            const record = strip<OrderRecord>(raw);
-            found.set(record.id, record);
-          }
-          keys = result.UnprocessedKeys?.[TableName]?.Keys as Record<string, unknown>[] | undefined;
-        }
+      const keys = [...new Set(orderIds)].map((id) => ({ ...orderKey(id) }));
+      for (const raw of await batchGetAll(doc, TableName, keys)) {
+        const record = strip<OrderRecord>(raw);
+        found.set(record.id, record);
       }
       return orderIds.flatMap((id) => {
         const record = found.get(id);
@@ -315,15 +307,7 @@ export function createOrdersRepo(deps: {
         await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
         return true;
       } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (
-          reasons?.some(
-            (reason) =>
-              reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict',
-          ) === true
-        ) {
-          return false;
-        }
+        if (isTransactionLost(error)) return false;
         throw error;
       }
     },

@@ -1,5 +1,4 @@
 import {
-  BatchWriteCommand,
   DeleteCommand,
   PutCommand,
   QueryCommand,
@@ -10,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GUEST_USER_ID } from '../../shared/realtime/messages';
-import { cancellationReasons } from '../core/dynamo';
+import { batchWriteAll, cancellationReasons } from '../core/dynamo';
 import {
   CONNECTION_TYPE,
   connectionKey,
@@ -62,7 +61,6 @@ export interface RealtimeRepo {
   listTopicSubscribers(topic: string): Promise<SubscriptionRecord[]>;
 }
 
-const BATCH_WRITE_MAX = 25;
 /** Transactions lost to a concurrent one on the same connection item are tried again. */
 const CONFLICT_RETRIES = 30;
 
@@ -108,23 +106,11 @@ export function createRealtimeRepo(deps: {
   };
 
   const deleteKeys = async (keys: { pk: string; sk: string }[]) => {
-    for (let i = 0; i < keys.length; i += BATCH_WRITE_MAX) {
-      let requests: NonNullable<
-        ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']
-      >[string] = keys
-        .slice(i, i + BATCH_WRITE_MAX)
-        .map((key) => ({ DeleteRequest: { Key: key } }));
-      for (let attempt = 0; requests.length > 0; attempt += 1) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
-        const result = await doc.send(
-          new BatchWriteCommand({ RequestItems: { [tableName]: requests } }),
-        );
-        requests = result.UnprocessedItems?.[tableName] ?? [];
-        if (attempt >= 8 && requests.length > 0) {
-          throw new Error(`could not delete ${requests.length} live-channel items`);
-        }
-      }
-    }
+    await batchWriteAll(
+      doc,
+      tableName,
+      keys.map((key) => ({ DeleteRequest: { Key: key } })),
+    );
   };
 
   return {

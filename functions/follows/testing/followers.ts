@@ -1,4 +1,4 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '../../core/dynamo';
 import { dynamoDocumentClient } from '../../core/clients';
 import { readEnv } from '../../core/env';
 import { FOLLOW_TYPE, followersIndexKeys, followKey } from '../follows.keys';
@@ -33,16 +33,8 @@ export async function putFollowEdges(
       })),
     );
   }
-  const write = async (requests: Record<string, unknown>[]) => {
-    let pending = requests;
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt > 10) throw new Error('putFollowEdges: unprocessed items after 10 attempts');
-      const result = await doc.send(
-        new BatchWriteCommand({ RequestItems: { [env.tableName]: pending } }),
-      );
-      pending = (result.UnprocessedItems?.[env.tableName] ?? []) as Record<string, unknown>[];
-    }
-  };
+  const write = (requests: Record<string, unknown>[]) =>
+    batchWriteAll(doc, env.tableName, requests);
   const queue = [...batches];
   const worker = async () => {
     for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) await write(batch);
