@@ -221,12 +221,15 @@ export interface BidsRepo {
   clearStale(offeringId: string, version: number): Promise<boolean>;
   /**
    * Lots not closed whose end is before `before` (ISO), earliest first, by their live markers:
-   * a marker keeps the end the lot opened with until the sweeper moves it (`moveLive`), so an
-   * extended lot's end may be later than the one listed.
+   * a marker keeps the end the lot opened with until the close's next look or the sweeper moves it
+   * (`markLive`), so an extended lot's end may be later than the one listed.
    */
   dueLots(before: string, limit: number): Promise<{ offering_id: string; end_at: string }[]>;
-  /** A lot's live marker moved on to the lot's later end (an extension); never back. */
-  moveLive(offeringId: string, endAt: string): Promise<void>;
+  /**
+   * A lot's live marker at the lot's end: written if missing (a lot written before markers), moved
+   * on to a later end (an extension); never back, and no write when it is already there.
+   */
+  markLive(offeringId: string, endAt: string): Promise<void>;
   /** A lot's live marker removed (the lot closed, or gone). */
   dropLive(offeringId: string): Promise<void>;
   /**
@@ -685,19 +688,18 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       }));
     },
 
-    async moveLive(offeringId, endAt) {
+    async markLive(offeringId, endAt) {
       try {
         await doc.send(
-          new UpdateCommand({
+          new PutCommand({
             TableName,
-            Key: liveMarkerKey(offeringId),
-            UpdateExpression: 'SET end_at = :end, gsi3sk = :sort',
-            ConditionExpression: 'attribute_exists(pk) AND end_at < :end',
-            ExpressionAttributeValues: { ':end': endAt, ':sort': timeSort(endAt, offeringId) },
+            Item: liveMarker(offeringId, endAt),
+            ConditionExpression: 'attribute_not_exists(pk) OR end_at < :end',
+            ExpressionAttributeValues: { ':end': endAt },
           }),
         );
       } catch (error) {
-        // Gone (the close took it), or already as late.
+        // Already there, at that end or later.
         if (!isConditionalCheckFailed(error)) throw error;
       }
     },

@@ -45,6 +45,11 @@ export async function runCloseStep(
     const found = await lotFor(deps, offeringId);
     // No lot: a delisted auction (its lot closed without bids), or not an auction on the market.
     if (found === undefined) return { offeringId, next: 'done', at: null };
+    // The sweeper's list holds the lot at its end: a marker missing or left at an earlier end is
+    // set right at each look (no write when it is).
+    if (attempt === 0 && found.phase !== 'closed') {
+      await deps.repo.markLive(offeringId, found.auction.end_at);
+    }
     const lot = await wholeAtTheEnd(deps, found, now);
     const orderIds = lot.offers
       .filter((offer) => offer.outcome === 'pending' && offer.order_id !== null)
@@ -311,7 +316,7 @@ export async function sweepAuctions(deps: BidsDeps, now: Date): Promise<{ resume
       }
       if (Date.parse(lot.auction.end_at) >= Date.parse(before)) {
         // Extended since it was listed: not due yet.
-        await deps.repo.moveLive(offeringId, lot.auction.end_at);
+        await deps.repo.markLive(offeringId, lot.auction.end_at);
         continue;
       }
       const lookedFor = lot.next_at === null ? 0 : Date.parse(lot.next_at);

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTwinEnv } from '../../infra/local/test/twin-context';
 import { call, hasCognito, type TestUser } from '../accounts/testing/session';
@@ -15,8 +15,9 @@ import { auctionCast, DEFAULT_CARD, HOUR, listAuction, placeBid, writtenLot } fr
  * The sweeper's two lists on the twin (issue 13 §4; docs/data-model.md, "Indexes on the lot"):
  * lots not closed by end, and lots whose offering counters lag. They are small marker items of
  * the lot's partition, never the lot itself (whose every bid would also rewrite both shared
- * indexes): written when the lot opens, closes or first lags, moved by the sweeper after an
- * extension, and taken off the lagging list only when no bid came since the refresh.
+ * indexes): written when the lot opens, closes or first lags, set to the lot's end by each look
+ * of its close and by the sweeper after an extension, and taken off the lagging list only when no
+ * bid came since the refresh.
  */
 const RUN = `sw${Date.now().toString(36)}`;
 let seller: TestUser;
@@ -145,6 +146,31 @@ describe.runIf(hasCognito())("the sweeper's lists", () => {
     const second = sweeper();
     await sweepAuctions(second.deps, new Date(end + HOUR + SWEEP_GRACE_MS + 60_000));
     expect(second.started).toContain(offering.id);
+  });
+
+  it("a lot missing from the list (written before markers) is listed again at its close's next look, at its real end", async () => {
+    const offering = await listAuction({ seller, admin }, 1, { endsIn: 2 * HOUR });
+    const lot = await writtenLot(
+      offering.id,
+      (found) => found.next_at !== null && Date.parse(found.next_at) > Date.now() + 60_000,
+    );
+    const env = readEnv();
+    await dynamoDocumentClient(env).send(
+      new DeleteCommand({ TableName: env.tableName, Key: liveMarkerKey(offering.id) }),
+    );
+    const later = new Date(Date.parse(lot.auction.end_at) + 10 * 60_000).toISOString();
+    expect(
+      await bidsDeps().repo.saveLot(
+        { ...lot, auction: { ...lot.auction, end_at: later }, version: lot.version + 1 },
+        lot.version,
+      ),
+    ).toBe(true);
+    expect(await raw(liveMarkerKey(offering.id))).toBeUndefined();
+    await runCloseStep(bidsDeps(), offering.id, new Date());
+    expect(await raw(liveMarkerKey(offering.id))).toMatchObject({
+      end_at: later,
+      gsi3sk: `${later}#${offering.id}`,
+    });
   });
 
   it('the close takes the lot off the list of lots not closed; a delisted lot is taken off by the sweeper', async () => {
