@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDocumentClient } from './clients';
+import {
+  cognitoClient,
+  connectionsClient,
+  dynamoDocumentClient,
+  s3Client,
+  sesClient,
+  sfnClient,
+  snsClient,
+} from './clients';
 import type { HandlerEnv } from './env';
 
 /** The DynamoDB client every repository shares (functions/core/clients.ts). */
@@ -17,6 +25,22 @@ describe('the DynamoDB document client', () => {
     const names = doc.middlewareStack.identify().join('\n');
     expect(names).toContain('retryMiddleware');
     expect(names).not.toContain('loggerMiddleware');
+  });
+
+  it("leaves it out of every other client's stack too", () => {
+    const all = { ...env, wsConnectionsEndpoint: 'http://127.0.0.1:9' } as HandlerEnv;
+    for (const client of [
+      s3Client(all),
+      connectionsClient(all),
+      cognitoClient(all),
+      sesClient(all),
+      snsClient(all),
+      sfnClient(all),
+    ]) {
+      const names = client.middlewareStack.identify().join('\n');
+      expect(names).toContain('retryMiddleware');
+      expect(names).not.toContain('loggerMiddleware');
+    }
   });
 
   it('still hands a failed call its error', async () => {

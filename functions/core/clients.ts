@@ -38,45 +38,48 @@ export function dynamoDocumentClient(env: HandlerEnv = readEnv()): DynamoDBDocum
 }
 
 /**
- * Takes the SDK's logger middleware out of a client's stack. The product never gives the SDK a
- * logger (its own logs say what happened), yet with the default no-op logger the middleware still
- * walks every request's input and every answer's output through the operation's schema to mask
- * sensitive fields for a log line nobody writes: on a lot's 2 KB PutItem, about a tenth of the
- * call's CPU (measured on this machine). Errors still reach the caller unchanged.
+ * Takes the SDK's logger middleware out of a client's stack (every client of this module). The
+ * product never gives the SDK a logger (its own logs say what happened), yet with the default
+ * no-op logger the middleware still walks every request's input and every answer's output through
+ * the operation's schema to mask sensitive fields for a log line nobody writes: on a lot's 2 KB
+ * PutItem, about a tenth of the call's CPU (measured on this machine). Errors still reach the
+ * caller unchanged.
  */
-export function withoutSdkLogging(client: { middlewareStack: { remove(name: string): boolean } }) {
+export function withoutSdkLogging<
+  Client extends { middlewareStack: { remove(name: string): boolean } },
+>(client: Client): Client {
   client.middlewareStack.remove('loggerMiddleware');
+  return client;
 }
 
 export function s3Client(env: HandlerEnv = readEnv()): S3Client {
-  return memo(
-    `s3|${env.region}|${env.s3Endpoint ?? ''}`,
-    () =>
+  return memo(`s3|${env.region}|${env.s3Endpoint ?? ''}`, () =>
+    withoutSdkLogging(
       new S3Client({
         region: env.region,
         ...(env.s3Endpoint === undefined ? {} : { endpoint: env.s3Endpoint, forcePathStyle: true }),
       }),
+    ),
   );
 }
 
 export function connectionsClient(env: HandlerEnv = readEnv()): ApiGatewayManagementApiClient {
   const endpoint = env.wsConnectionsEndpoint;
   if (endpoint === undefined) throw new Error('WS_CONNECTIONS_ENDPOINT is not configured');
-  return memo(
-    `apigw|${env.region}|${endpoint}`,
-    () => new ApiGatewayManagementApiClient({ region: env.region, endpoint }),
+  return memo(`apigw|${env.region}|${endpoint}`, () =>
+    withoutSdkLogging(new ApiGatewayManagementApiClient({ region: env.region, endpoint })),
   );
 }
 
 /** Cognito user pool admin calls; the twin's local Cognito endpoint via COGNITO_ENDPOINT. */
 export function cognitoClient(env: HandlerEnv = readEnv()): CognitoIdentityProviderClient {
-  return memo(
-    `cognito|${env.region}|${env.cognitoEndpoint ?? ''}`,
-    () =>
+  return memo(`cognito|${env.region}|${env.cognitoEndpoint ?? ''}`, () =>
+    withoutSdkLogging(
       new CognitoIdentityProviderClient({
         region: env.region,
         ...(env.cognitoEndpoint === undefined ? {} : { endpoint: env.cognitoEndpoint }),
       }),
+    ),
   );
 }
 
@@ -85,27 +88,25 @@ export function cognitoClient(env: HandlerEnv = readEnv()): CognitoIdentityProvi
  * variables (AWS_ENDPOINT_URL_SESV2, AWS_ENDPOINT_URL_SNS) point them at the outbox.
  */
 export function sesClient(env: HandlerEnv = readEnv()): SESv2Client {
-  return memo(
-    `sesv2|${env.region}|${process.env.AWS_ENDPOINT_URL_SESV2 ?? ''}`,
-    () => new SESv2Client({ region: env.region }),
+  return memo(`sesv2|${env.region}|${process.env.AWS_ENDPOINT_URL_SESV2 ?? ''}`, () =>
+    withoutSdkLogging(new SESv2Client({ region: env.region })),
   );
 }
 
 export function snsClient(env: HandlerEnv = readEnv()): SNSClient {
-  return memo(
-    `sns|${env.region}|${process.env.AWS_ENDPOINT_URL_SNS ?? ''}`,
-    () => new SNSClient({ region: env.region }),
+  return memo(`sns|${env.region}|${process.env.AWS_ENDPOINT_URL_SNS ?? ''}`, () =>
+    withoutSdkLogging(new SNSClient({ region: env.region })),
   );
 }
 
 /** Step Functions (starting workflows); the twin's workflow runner via SFN_ENDPOINT. */
 export function sfnClient(env: HandlerEnv = readEnv()): SFNClient {
-  return memo(
-    `sfn|${env.region}|${env.sfnEndpoint ?? ''}`,
-    () =>
+  return memo(`sfn|${env.region}|${env.sfnEndpoint ?? ''}`, () =>
+    withoutSdkLogging(
       new SFNClient({
         region: env.region,
         ...(env.sfnEndpoint === undefined ? {} : { endpoint: env.sfnEndpoint }),
       }),
+    ),
   );
 }

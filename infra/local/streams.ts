@@ -13,6 +13,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { withoutSdkLogging } from '../../functions/core/clients';
 import { streamTriggers, type StreamTrigger } from '../../functions/routes';
 import { dynamoClient } from './dynamodb';
 import { TWIN_CREDENTIALS, TWIN_REGION, type Log } from './support';
@@ -116,12 +117,17 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
   if (described.Table?.StreamSpecification?.StreamEnabled !== true || streamArn === undefined) {
     throw new Error(`the table ${options.tableName} has no stream (ensureTable enables it)`);
   }
-  const client = new DynamoDBStreamsClient({
-    endpoint: options.endpoint,
-    region: TWIN_REGION,
-    credentials: TWIN_CREDENTIALS,
-    maxAttempts: 3,
-  });
+  // Lambda's poller is AWS's own work, not the product's: the emulator spares the machine the
+  // SDK's log masking of every GetRecords page (up to 1,000 full images), which the product's
+  // handlers share the CPU with here.
+  const client = withoutSdkLogging(
+    new DynamoDBStreamsClient({
+      endpoint: options.endpoint,
+      region: TWIN_REGION,
+      credentials: TWIN_CREDENTIALS,
+      maxAttempts: 3,
+    }),
+  );
 
   const checkpoints: Checkpoints = readCheckpoints(options.checkpointFile);
   const saveCheckpoint = (trigger: string, shardId: string, sequenceNumber: string) => {
