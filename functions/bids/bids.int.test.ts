@@ -15,7 +15,7 @@ import type { CardPayment, Order } from '../../shared/schemas/orders';
 import type { NotificationPage } from '../../shared/schemas/notifications';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { ordersDeps } from '../orders/index';
-import { expireBooking } from '../orders/testing/market';
+import { expireBooking, until } from '../orders/testing/market';
 import { bidsDeps } from './bids.deps';
 import { sweepAuctions } from './close';
 import { createBid } from './place';
@@ -238,6 +238,35 @@ describe('bidding through the gateway', () => {
     const late = await buyNow(bob);
     expect(late.status).toBe(409);
     expect(late.json.error.code).toBe('market.buy.errors.auction_bids');
+  });
+
+  it('buy now in a deposit auction: the deposit per copy now, the rest when the seller is ready', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1, {
+      buy_price: 5_000,
+      payment_mode: 'deposit',
+      deposit: 300,
+    });
+    const bought = await call<Order>('POST', `/api/users/${bob.id}/offering/assigntoken2preorder`, {
+      token: bob.accessToken,
+      body: { order: { offeringid: offering.id, quantity: 1, postaladdress: null } },
+    });
+    expect(bought.status).toBe(201);
+    expect(bought.json.data).toMatchObject({ payment_mode: 'deposit', total: 5_000, due_now: 300 });
+    const paid = await call<CardPayment>('POST', '/api/payment-gateway/create-payment-intent', {
+      token: bob.accessToken,
+      body: { order_id: bought.json.data.id },
+    });
+    expect(paid.json.data.status).toBe('succeeded');
+    const order = await until(
+      () =>
+        call<Order>('POST', '/api/order/retrievebyid', {
+          token: bob.accessToken,
+          body: { order_id: bought.json.data.id },
+        }),
+      (answer) => answer.json.data.status === 'checkout_complete',
+    );
+    expect(order.json.data).toMatchObject({ paid: 300, balance_due: 4_700 });
   });
 
   it("two tabs of one bidder: the bid's transaction hands back their entry when it moved on and writes nothing", async (context) => {

@@ -189,6 +189,69 @@ describe('closing an auction', () => {
     });
   });
 
+  it("a deposit auction: the winners' cards are charged the deposits at the close, the balance when the seller is ready", async (context) => {
+    if (!hasCognito()) return context.skip();
+    // Two copies, a 3.00 deposit per copy (below the 10.00 minimum bid).
+    const offering = await listAuction({ seller, admin }, 2, {
+      title: 'Deposit lot',
+      extra: { payment_mode: 'deposit', deposit: 300 },
+    });
+    expect(offering).toMatchObject({ payment_mode: 'deposit', deposit: 300 });
+    await bid(payer, offering.id, 1_200);
+    await bid(second, offering.id, 2_000);
+    const end = await endOf(offering.id);
+    await closeAt(bidsDeps(), offering.id, end + 1_000);
+    const lot = await until(
+      () => bidsDeps().repo.getLot(offering.id),
+      (found) => (found?.offers ?? []).filter((offer) => offer.outcome === 'paid').length === 2,
+    );
+    const orderFor = (user: TestUser) =>
+      lot?.offers.find((offer) => offer.bidder_id === user.id)?.order_id ?? '';
+    // Each winner at their own price; charged the deposit at the close, the rest still due.
+    for (const [user, price] of [
+      [payer, 1_200],
+      [second, 2_000],
+    ] as const) {
+      const order = (await orderOf(user, orderFor(user))).json.data;
+      expect(order).toMatchObject({
+        subScope: 'auction',
+        payment_mode: 'deposit',
+        status: 'checkout_complete',
+        total: price,
+        paid: 300,
+        balance_due: price - 300,
+      });
+      expect(
+        order.payments.map((payment) => [payment.kind, payment.amount, payment.status]),
+      ).toEqual([['deposit', 300, 'succeeded']]);
+    }
+    const tokens = await tokensOf(second, offering.id);
+    expect(tokens).toMatchObject([{ assignround: 'winner', price: 2_000, paid: true }]);
+
+    // The seller is ready: the balance is charged to the card on file, the order is done.
+    const ready = await call<Order>(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${orderFor(second)}`,
+      { token: seller.accessToken, body: { action: 'ready' } },
+    );
+    expect(ready.status).toBe(200);
+    const done = await until(
+      () => orderOf(second, orderFor(second)),
+      (answer) => answer.json.data.status === 'fulfilled',
+    );
+    expect(
+      done.json.data.payments.map((payment) => [payment.kind, payment.amount, payment.status]),
+    ).toEqual([
+      ['deposit', 300, 'succeeded'],
+      ['balance', 1_700, 'succeeded'],
+    ]);
+    // Stripe: one deposit and one balance, each charged once.
+    const intents = (await stripeState()).payments.filter(
+      (payment) => payment.transfer_group === orderFor(second) && payment.status === 'succeeded',
+    );
+    expect(intents.map((intent) => intent.amount).sort((a, b) => a - b)).toEqual([300, 1_700]);
+  });
+
   it('a winner who never pays: the copy goes to the substitute at their own bid, who pays', async (context) => {
     if (!hasCognito()) return context.skip();
     const offering = await auction(1);

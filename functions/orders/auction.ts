@@ -3,14 +3,16 @@ import { DomainError } from '../core/errors';
 import { newOrderId } from '../core/ids';
 import type { PostalAddress } from '../../shared/schemas/orders';
 import { applyOrderEvent, payloadOf, recordPayment } from './apply';
-import type { OrderRecord } from './orders';
+import { dueNowOf, type OrderRecord } from './orders';
+import { chargeOf } from './payment';
 import { bookFreeCopies, newOrderRecord } from './booking';
 import type { OrdersDeps } from './ports';
 
 /**
  * Auction orders (issue 13 §4): the close makes one order per offer (a winner's copies at their
  * price, or a substitute's at their own bid), books the copies until the offer's deadline and, for
- * a winner, charges the card that backed the bid off session. A winner whose card needs them
+ * a winner, charges the card that backed the bid off session: the price, or in a deposit auction
+ * the listing's deposit per copy (the balance follows as in any deposit order: docs/payments.md). A winner whose card needs them
  * (authentication, a decline) and every substitute pay on the order page before the deadline;
  * the booking-expiry workflow ends an unpaid order then, which hands the copies back to the lot.
  * Every step is idempotent per (offering, bidder, round): the close and the sweeper may race.
@@ -109,7 +111,9 @@ async function bookOffer(
     buyer,
     quantity: input.quantity,
     unitPrice: input.unitPrice,
-    unitDeposit: null,
+    // A deposit auction: its winners pay the listing's deposit per copy at the close (it is below
+    // the minimum bid, so below every winning price), the rest when the seller is ready.
+    unitDeposit: offering.payment_mode === 'deposit' ? offering.deposit : null,
     subScope: 'auction',
     assignround: input.round === 0 ? 'winner' : 'substitute',
     expiresAt: input.deadline,
@@ -163,17 +167,11 @@ async function chargeWinner(
     strict: false,
     known: record,
   });
+  // The price, or a deposit auction's deposits (the balance is asked for when the seller is ready).
+  const charge = chargeOf(record);
   const facts = await deps.payments
     .chargeSavedCard(
-      {
-        orderId: record.id,
-        userId: record.buyer.id,
-        kind: 'full',
-        name: record.item.title,
-        currency: record.currency,
-        unitAmount: record.unit_price,
-        quantity: record.quantity,
-      },
+      charge,
       {
         paymentMethod: paymentMethod ?? undefined,
         offSession: true,
@@ -196,7 +194,7 @@ async function chargeWinner(
       { strict: false },
     );
   } else {
-    await recordPayment(deps, record.id, 'full', facts, now);
+    await recordPayment(deps, record.id, charge.kind, facts, now);
   }
   const after = (await deps.repo.get(record.id)) ?? record;
   if (offerStateOf(after) === 'pending' && after.payment_error !== null) {
@@ -207,7 +205,7 @@ async function chargeWinner(
       eventKey: `auction:${after.id}:due`,
       sourceid: after.seller.id,
       payload: {
-        ...payloadOf(deps, after, after.unit_price * after.quantity),
+        ...payloadOf(deps, after, dueNowOf(after)),
         time: Date.parse(after.booking_expires_at),
       },
     });

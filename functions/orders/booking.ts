@@ -299,7 +299,9 @@ export async function preorder(deps: OrdersDeps, input: PreorderInput, now: Date
     buyer,
     quantity: input.quantity,
     unitPrice: buyNow ? (offering.buy_price ?? offering.price) : offering.price,
-    unitDeposit: !buyNow && offering.payment_mode === 'deposit' ? offering.deposit : null,
+    // A deposit auction's buy now takes its deposit too (below the minimum bid, so below the
+    // buy-now price); the balance follows when the seller is ready.
+    unitDeposit: offering.payment_mode === 'deposit' ? offering.deposit : null,
     subScope: 'purchase',
     assignround: null,
     buyNow,

@@ -53,7 +53,8 @@ function balanceChargeOf(record: OrderRecord) {
   };
 }
 
-function chargeOf(record: OrderRecord) {
+/** The charge an order's buyer owes now: the balance asked for, else the deposits or the price. */
+export function chargeOf(record: OrderRecord) {
   if (balanceDue(record)) return balanceChargeOf(record);
   const deposit = record.payment_mode === 'deposit' && record.unit_deposit !== null;
   return {

@@ -235,6 +235,30 @@ describe('auction panel', () => {
     expect(callsTo(fetchMock, CREATE)).toHaveLength(0);
   });
 
+  it('says what a win charges to the card: the deposit per copy at the end, or the price', async () => {
+    asBidder(() => auctionViewFixture());
+    const view = renderRoute(PAGE);
+    const form = await bidForm();
+    expect(
+      await within(form).findByText(
+        'Nothing is charged now. If you win, a deposit of $2,00 per copy is charged to this card when the auction ends, and the rest of your price when the seller is ready.',
+      ),
+    ).toBeTruthy();
+    view.unmount();
+
+    asBidder(() => auctionViewFixture(), {
+      [`${USER}/offering/getofferingbyid/${ID}`]: () =>
+        ok(auctionDetailFixture({ payment_mode: 'fullprice', deposit: null })),
+    });
+    renderRoute(PAGE);
+    const plain = await bidForm();
+    expect(
+      await within(plain).findByText(
+        'Nothing is charged now. If you win, the price is charged to this card when the auction ends.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('places a bid and shows the caller winning, with their bid', async () => {
     let lot = auctionViewFixture();
     const fetchMock = asBidder(() => lot, {

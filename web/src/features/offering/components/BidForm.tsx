@@ -504,7 +504,12 @@ export function BidForm({
         </FormLabel>
         {cardPart}
         <FormHelperText sx={{ mx: 0 }}>
-          {cardError ?? t('offering.bidding.form.cardNote')}
+          {cardError ??
+            ('payment_mode' in offering &&
+            offering.payment_mode === 'deposit' &&
+            offering.deposit !== null
+              ? t('offering.bidding.form.cardNoteDeposit', { amount: price(offering.deposit) })
+              : t('offering.bidding.form.cardNote'))}
         </FormHelperText>
       </FormControl>
 
