@@ -152,8 +152,16 @@ describe('list form', () => {
     expect(screen.queryByRole('textbox', { name: /^Reserve price/ })).toBeNull();
     await userEvent.click(screen.getByRole('switch', { name: 'Set a reserve price' }));
     expect(screen.getByRole('textbox', { name: /^Reserve price per copy/ })).toBeTruthy();
+    // A deposit auction: winners pay the deposit at the end, the rest when the order is ready.
+    await userEvent.click(screen.getByRole('radio', { name: 'Deposit' }));
+    expect(
+      screen.getByText(
+        'Less than the minimum bid. Winners pay it when the auction ends, and the rest of their price when you mark the order ready.',
+      ),
+    ).toBeTruthy();
 
     await userEvent.click(screen.getByRole('radio', { name: 'Fixed price' }));
+    expect(screen.getByText('Less than the price per copy.')).toBeTruthy();
     expect(screen.queryByRole('switch', { name: 'Allow buy now' })).toBeNull();
     expect(screen.queryByRole('switch', { name: 'Set a reserve price' })).toBeNull();
   });

@@ -465,7 +465,10 @@ export function ListFormPage({
           {watched.payment_mode === 'deposit' ? (
             <TextField
               {...field('deposit', t('listing.form.deposit'), { required: true })}
-              helperText={amountHelp('deposit', t('listing.form.depositHelp'))}
+              helperText={amountHelp(
+                'deposit',
+                auction ? t('listing.form.depositHelpAuction') : t('listing.form.depositHelp'),
+              )}
               slotProps={money}
             />
           ) : null}
