@@ -275,8 +275,10 @@ describe('an auction in Chromium', () => {
     const firstTick = await timer.innerText();
     expect(firstTick).toMatch(/^\d+ min \d+ s$/);
     await expect.poll(() => timer.innerText(), { timeout: 5_000 }).not.toBe(firstTick);
-    // The form offers the minimum next bid again.
-    await ana.page.getByRole('form', { name: 'Place a bid' }).waitFor();
+    // Her bid stands, outbid: the form raises it (title and button alike), from the minimum next bid.
+    const anaForm = ana.page.getByRole('form', { name: 'Raise your bid' });
+    await anaForm.waitFor();
+    await anaForm.getByRole('button', { name: 'Raise my bid' }).waitFor();
     await expect
       .poll(() => ana.page.getByLabel('Your bid per copy').inputValue())
       .toMatch(/^11[.,]00$/);

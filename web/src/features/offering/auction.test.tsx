@@ -259,6 +259,21 @@ describe('auction panel', () => {
     ).toBeTruthy();
   });
 
+  it('offers an outbid bidder to raise their bid, title and button alike', async () => {
+    asBidder(() =>
+      auctionViewFixture({
+        minimBid: 2100,
+        highestBid: 2050,
+        mine: myBidFixture({ status: 'outbid', amount: 1550, max: 1550, price: 1550 }),
+      }),
+    );
+    renderRoute(PAGE);
+    const form = await screen.findByRole('form', { name: 'Raise your bid' });
+    expect(within(form).getByRole('button', { name: 'Raise my bid' })).toBeTruthy();
+    expect((amountField(form) as HTMLInputElement).value).toBe('21,00');
+    expect(screen.queryByRole('form', { name: 'Place a bid' })).toBeNull();
+  });
+
   it('places a bid and shows the caller winning, with their bid', async () => {
     let lot = auctionViewFixture();
     const fetchMock = asBidder(() => lot, {

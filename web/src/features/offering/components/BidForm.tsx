@@ -396,7 +396,9 @@ export function BidForm({
       <Typography id={formId} variant="subtitle1" component="h4" sx={{ fontWeight: 600 }}>
         {suggestion.raise
           ? t('offering.bidding.form.raiseTitle')
-          : t('offering.bidding.form.title')}
+          : standing
+            ? t('offering.bidding.form.rebidTitle')
+            : t('offering.bidding.form.title')}
       </Typography>
       {placed && placed.status === mine?.status ? (
         <Alert
