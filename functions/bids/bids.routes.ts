@@ -70,7 +70,7 @@ export const bidsRoutes = {
     group: 'market',
     access: { table: 'read' },
     summary:
-      'The copies of an auction the caller won or was offered as substitute (spec assignround), each with its order, price and whether it is paid or due by when',
+      "The copies of an auction the caller won or was offered as substitute (spec assignround), each with its order, price, whether it is paid or due by when, and a deposit auction's balance still due",
     tags: TAGS,
     request: { path: offeringsUserPathSchema, body: assignedTokensBodySchema },
     response: assignedTokensSchema,

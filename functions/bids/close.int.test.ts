@@ -226,7 +226,9 @@ describe('closing an auction', () => {
       ).toEqual([['deposit', 300, 'succeeded']]);
     }
     const tokens = await tokensOf(second, offering.id);
-    expect(tokens).toMatchObject([{ assignround: 'winner', price: 2_000, paid: true }]);
+    expect(tokens).toMatchObject([
+      { assignround: 'winner', price: 2_000, paid: true, balance_due: 1_700 },
+    ]);
 
     // The seller is ready: the balance is charged to the card on file, the order is done.
     const ready = await call<Order>(
@@ -250,6 +252,7 @@ describe('closing an auction', () => {
       (payment) => payment.transfer_group === orderFor(second) && payment.status === 'succeeded',
     );
     expect(intents.map((intent) => intent.amount).sort((a, b) => a - b)).toEqual([300, 1_700]);
+    expect(await tokensOf(second, offering.id)).toMatchObject([{ paid: true, balance_due: 0 }]);
   });
 
   it('a winner who never pays: the copy goes to the substitute at their own bid, who pays', async (context) => {

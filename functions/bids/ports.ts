@@ -4,7 +4,7 @@ import type { OfferingCard } from '../../shared/schemas/offerings';
 import type { NotifyInput } from '../notifications/index';
 import type { ListingEvent, OfferingRecord } from '../offerings/index';
 import type { BidsRepo } from './bids.repo';
-import type { AuctionOfferInput, OfferState } from '../orders/index';
+import type { AuctionOfferInput, AuctionOrderCopies, OfferState } from '../orders/index';
 
 /**
  * The bids domain's dependencies: its repo and the other domains' public modules, plugged in by
@@ -27,11 +27,7 @@ export interface BidsDeps {
   orders: {
     makeOffer(input: AuctionOfferInput, now: Date): Promise<{ orderId: string; state: OfferState }>;
     states(orderIds: readonly string[]): Promise<Record<string, OfferState>>;
-    copies(
-      orderIds: readonly string[],
-    ): Promise<
-      { order_id: string; item_id: string; serials: number[]; state: OfferState; pay_by: string }[]
-    >;
+    copies(orderIds: readonly string[]): Promise<AuctionOrderCopies[]>;
   };
   /** The user's saved cards, read from Stripe (payments' listCards). */
   cardsOf(userId: string, now: Date): Promise<SavedCard[]>;

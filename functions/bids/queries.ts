@@ -71,6 +71,7 @@ export async function getAssignedTokens(
         price: offer.price,
         paid: order.state === 'paid',
         pay_by: order.state === 'paid' ? null : order.pay_by,
+        balance_due: order.balance_due,
       });
     }
   }

@@ -3,7 +3,7 @@ import { DomainError } from '../core/errors';
 import { newOrderId } from '../core/ids';
 import type { PostalAddress } from '../../shared/schemas/orders';
 import { applyOrderEvent, payloadOf, recordPayment } from './apply';
-import { dueNowOf, type OrderRecord } from './orders';
+import { dueNowOf, paidOf, totalOf, type OrderRecord } from './orders';
 import { chargeOf } from './payment';
 import { bookFreeCopies, newOrderRecord } from './booking';
 import type { OrdersDeps } from './ports';
@@ -213,13 +213,22 @@ async function chargeWinner(
   return after;
 }
 
+/** An auction order's copies as its lot shows them (getassignedtokens). */
+export interface AuctionOrderCopies {
+  order_id: string;
+  item_id: string;
+  serials: number[];
+  state: OfferState;
+  pay_by: string;
+  /** What the order still owes once paid for: a deposit auction's balance (minor units), else 0. */
+  balance_due: number;
+}
+
 /** The copies of auction orders (getassignedtokens): which serials, paid or due by when. */
 export async function auctionOrderCopies(
   deps: Pick<OrdersDeps, 'repo'>,
   orderIds: readonly string[],
-): Promise<
-  { order_id: string; item_id: string; serials: number[]; state: OfferState; pay_by: string }[]
-> {
+): Promise<AuctionOrderCopies[]> {
   const records = await deps.repo.getMany(orderIds);
   return records.map((record) => ({
     order_id: record.id,
@@ -227,6 +236,10 @@ export async function auctionOrderCopies(
     serials: record.serials,
     state: offerStateOf(record),
     pay_by: record.booking_expires_at,
+    balance_due:
+      record.payment_mode === 'deposit' && offerStateOf(record) === 'paid'
+        ? Math.max(0, totalOf(record) - paidOf(record))
+        : 0,
   }));
 }
 

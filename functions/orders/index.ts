@@ -15,6 +15,7 @@ export {
   auctionOrderCopies,
   orderAuctionOffer,
   type AuctionOfferInput,
+  type AuctionOrderCopies,
   type OfferState,
 } from './auction';
 export { ordersDeps } from './orders.deps';

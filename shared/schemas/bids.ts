@@ -186,6 +186,11 @@ export const assignedTokensSchema = z.object({
       /** Paid and theirs, or still to pay by `pay_by`. */
       paid: z.boolean(),
       pay_by: z.string().nullable(),
+      /**
+       * What the copy's order still owes once paid for (minor units, for all its copies): a
+       * deposit auction's balance, charged when the seller is ready; 0 when paid in full.
+       */
+      balance_due: z.number().int(),
     }),
   ),
 });

@@ -777,6 +777,7 @@ function assignedCopy(
     price: 1550,
     paid: true,
     pay_by: null,
+    balance_due: 0,
     ...overrides,
   };
 }
@@ -846,6 +847,21 @@ describe('the copies a winner got', () => {
     expect(within(mine).queryByText('You pay if it ends now')).toBeNull();
     // The copies stand for the order: its own button is not repeated.
     expect(within(mine).queryByRole('link', { name: 'Go to your order' })).toBeNull();
+  });
+
+  it("shows a deposit auction's copy as deposit paid, with the balance due when the seller is ready", async () => {
+    asBidder(() => wonLot(), {
+      [ASSIGNED]: () =>
+        ok({ offeringid: ID, tokens: [assignedCopy({ paid: true, balance_due: 1350 })] }),
+    });
+    renderRoute(PAGE);
+    const article = await panel();
+    const copies = await within(article).findByRole('list', { name: 'Your copy: #3' });
+    const row = within(copies).getByRole('listitem', { name: 'Copy #3' });
+    expect(within(row).getByText('Deposit paid')).toBeTruthy();
+    expect(within(row).getByText('$13,50 more when the seller is ready')).toBeTruthy();
+    expect(within(row).queryByText('Paid')).toBeNull();
+    expect(within(row).getByRole('link', { name: 'View order' })).toBeTruthy();
   });
 
   it('says "Your copy" for one copy, and shows a skeleton while the copies load', async () => {

@@ -129,7 +129,23 @@ function CopyRow({ token, currency }: { token: AssignedCopy; currency: AuctionVi
             label={t('offering.bidding.assigned.substitute')}
           />
         ) : null}
-        {token.paid ? (
+        {token.paid && token.balance_due > 0 ? (
+          <>
+            <Chip
+              size="small"
+              color="success"
+              variant="outlined"
+              icon={<CheckCircleRoundedIcon />}
+              label={t('offering.bidding.assigned.depositPaid')}
+              sx={{ fontWeight: 600 }}
+            />
+            <Typography variant="body2" color="text.secondary">
+              {t('offering.bidding.assigned.balanceDue', {
+                amount: priceText(token.balance_due, currency),
+              })}
+            </Typography>
+          </>
+        ) : token.paid ? (
           <Chip
             size="small"
             color="success"
