@@ -185,8 +185,9 @@ describe('an auction in Chromium', () => {
           copies: 1,
           currency: 'EUR',
           price: 1000,
-          payment_mode: 'fullprice',
-          deposit: null,
+          // A deposit auction: 3.00 per copy at the close, the rest when the seller is ready.
+          payment_mode: 'deposit',
+          deposit: 300,
           buy_price: null,
           reserve_price: null,
           multi_copy: false,
@@ -233,6 +234,14 @@ describe('an auction in Chromium', () => {
       await who.page.getByRole('button', { name: 'Place bid' }).waitFor({ timeout: 20_000 });
     }
     await screenshot(ben.page, 'auction-open-1280');
+    // The form says what a win charges to the card, and when.
+    for (const who of [ana, ben]) {
+      await who.page
+        .getByText(
+          /^Nothing is charged now\. If you win, a deposit of €3[.,]00 per copy is charged to this card when the auction ends, and the rest of your price when the seller is ready\.$/,
+        )
+        .waitFor();
+    }
 
     // Ana bids the minimum (prefilled): she is winning, and the end moves.
     await expect
@@ -332,7 +341,9 @@ describe('an auction in Chromium', () => {
     const serial = /#(\d+)$/.exec(heading)?.[1];
     expect(serial).toBeDefined();
     const copy = benCopies.getByRole('listitem', { name: `Copy #${serial}` });
-    await copy.getByText('Paid', { exact: true }).waitFor({ timeout: 30_000 });
+    // The deposit was charged at the close; the rest is due when the seller is ready.
+    await copy.getByText('Deposit paid', { exact: true }).waitFor({ timeout: 30_000 });
+    await copy.getByText(/^€7[.,]50 more when the seller is ready$/).waitFor();
     expect(await copy.getByRole('link', { name: 'View order' }).getAttribute('href')).toMatch(
       /^\/account\/orders\/oR/,
     );
@@ -357,7 +368,7 @@ describe('an auction in Chromium', () => {
     expect(await failed.count()).toBe(0);
     await ben.page.setViewportSize({ width: 1280, height: 800 });
 
-    // The winner's card was charged at the close: the copy is Ben's.
+    // The winner's card was charged the deposit at the close: the copy is Ben's.
     await ben.page.goto(`${baseUrl}/account/wallet/mytokens`);
     await ben.page.getByText(title).first().waitFor({ timeout: 20_000 });
     await screenshot(ben.page, 'auction-ben-mytokens-1280');
