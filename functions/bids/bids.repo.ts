@@ -220,11 +220,11 @@ export interface BidsRepo {
    */
   clearStale(offeringId: string, version: number): Promise<boolean>;
   /**
-   * Lots not closed whose end is before `before` (ISO), earliest first, by their live markers:
+   * The ids of lots not closed whose end is before `before` (ISO), earliest first, by their live markers:
    * a marker keeps the end the lot opened with until the close's next look or the sweeper moves it
    * (`markLive`), so an extended lot's end may be later than the one listed.
    */
-  dueLots(before: string, limit: number): Promise<{ offering_id: string; end_at: string }[]>;
+  dueLots(before: string, limit: number): Promise<string[]>;
   /**
    * A lot's live marker at the lot's end: written if missing (a lot written before markers), moved
    * on to a later end (an extension); never back, and no write when it is already there.
@@ -682,10 +682,7 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
           Limit: limit,
         }),
       );
-      return (result.Items ?? []).map((raw) => ({
-        offering_id: raw.offering_id as string,
-        end_at: (raw.gsi3sk as string).split('#')[0] ?? '',
-      }));
+      return (result.Items ?? []).map((raw) => raw.offering_id as string);
     },
 
     async markLive(offeringId, endAt) {

@@ -306,7 +306,7 @@ export async function sweepAuctions(deps: BidsDeps, now: Date): Promise<{ resume
       });
     }
   }
-  for (const { offering_id: offeringId } of due) {
+  for (const offeringId of due) {
     try {
       const lot = await deps.repo.getLot(offeringId);
       if (lot === undefined || lot.phase === 'closed') {

@@ -138,9 +138,7 @@ describe.runIf(hasCognito())("the sweeper's lists", () => {
     });
     // Not listed before its new end.
     expect(
-      (await bidsDeps().repo.dueLots(new Date(end + HOUR - 1).toISOString(), 100)).map(
-        (due) => due.offering_id,
-      ),
+      await bidsDeps().repo.dueLots(new Date(end + HOUR - 1).toISOString(), 100),
     ).not.toContain(offering.id);
 
     const second = sweeper();

@@ -86,6 +86,32 @@ export interface BatchSender {
 }
 
 /**
+ * Sends `items` in chunks of `size`, each chunk again with what the answer left unprocessed, after
+ * a backoff, until nothing is left; throws after BATCH_RETRIES retries of a chunk.
+ */
+async function drain(
+  items: readonly Record<string, unknown>[],
+  size: number,
+  what: { call: string; noun: string },
+  options: BatchOptions,
+  send: (pending: Record<string, unknown>[]) => Promise<Record<string, unknown>[]>,
+): Promise<void> {
+  const sleep = options.sleep ?? wait;
+  for (let start = 0; start < items.length; start += size) {
+    let pending = items.slice(start, start + size);
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt > BATCH_RETRIES) {
+        throw new Error(
+          `${what.call} left ${pending.length} ${what.noun} unprocessed after ${BATCH_RETRIES} retries`,
+        );
+      }
+      if (attempt > 0) await sleep(batchBackoffMs(attempt, options.random));
+      pending = await send(pending);
+    }
+  }
+}
+
+/**
  * Writes every put and delete request, 25 to a BatchWriteItem, retrying each request's unprocessed
  * items with backoff; throws when some are still unprocessed after BATCH_RETRIES (nothing is
  * dropped without an error).
@@ -96,22 +122,18 @@ export async function batchWriteAll(
   requests: readonly Record<string, unknown>[],
   options: BatchOptions = {},
 ): Promise<void> {
-  const sleep = options.sleep ?? wait;
-  for (let start = 0; start < requests.length; start += BATCH_WRITE_MAX) {
-    let pending = requests.slice(start, start + BATCH_WRITE_MAX);
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt > BATCH_RETRIES) {
-        throw new Error(
-          `BatchWriteItem left ${pending.length} items unprocessed after ${BATCH_RETRIES} retries`,
-        );
-      }
-      if (attempt > 0) await sleep(batchBackoffMs(attempt, options.random));
+  await drain(
+    requests,
+    BATCH_WRITE_MAX,
+    { call: 'BatchWriteItem', noun: 'items' },
+    options,
+    async (pending) => {
       const result = (await doc.send(
         new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }),
       )) as BatchWriteCommandOutput;
-      pending = (result.UnprocessedItems?.[tableName] ?? []) as Record<string, unknown>[];
-    }
-  }
+      return (result.UnprocessedItems?.[tableName] ?? []) as Record<string, unknown>[];
+    },
+  );
 }
 
 /**
@@ -125,17 +147,13 @@ export async function batchGetAll(
   keys: readonly Record<string, unknown>[],
   options: BatchOptions & { consistent?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
-  const sleep = options.sleep ?? wait;
   const found: Record<string, unknown>[] = [];
-  for (let start = 0; start < keys.length; start += BATCH_GET_MAX) {
-    let pending = keys.slice(start, start + BATCH_GET_MAX);
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt > BATCH_RETRIES) {
-        throw new Error(
-          `BatchGetItem left ${pending.length} keys unprocessed after ${BATCH_RETRIES} retries`,
-        );
-      }
-      if (attempt > 0) await sleep(batchBackoffMs(attempt, options.random));
+  await drain(
+    keys,
+    BATCH_GET_MAX,
+    { call: 'BatchGetItem', noun: 'keys' },
+    options,
+    async (pending) => {
       const result = (await doc.send(
         new BatchGetCommand({
           RequestItems: {
@@ -147,8 +165,8 @@ export async function batchGetAll(
         }),
       )) as BatchGetCommandOutput;
       found.push(...((result.Responses?.[tableName] ?? []) as Record<string, unknown>[]));
-      pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
+      return (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+    },
+  );
   return found;
 }

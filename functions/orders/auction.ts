@@ -3,7 +3,7 @@ import { DomainError } from '../core/errors';
 import { newOrderId } from '../core/ids';
 import type { PostalAddress } from '../../shared/schemas/orders';
 import { applyOrderEvent, payloadOf, recordPayment } from './apply';
-import { dueNowOf, paidOf, totalOf, type OrderRecord } from './orders';
+import { balanceOwedOf, dueNowOf, type OrderRecord } from './orders';
 import { chargeOf } from './payment';
 import { bookFreeCopies, newOrderRecord } from './booking';
 import type { OrdersDeps } from './ports';
@@ -236,10 +236,7 @@ export async function auctionOrderCopies(
     serials: record.serials,
     state: offerStateOf(record),
     pay_by: record.booking_expires_at,
-    balance_due:
-      record.payment_mode === 'deposit' && offerStateOf(record) === 'paid'
-        ? Math.max(0, totalOf(record) - paidOf(record))
-        : 0,
+    balance_due: offerStateOf(record) === 'paid' ? balanceOwedOf(record) : 0,
   }));
 }
 

@@ -106,6 +106,13 @@ export function dueNowOf(
     : record.unit_price * record.quantity;
 }
 
+/** What a deposit order still owes after its payments so far (minor units); 0 for full price. */
+export function balanceOwedOf(
+  record: Pick<OrderRecord, 'payment_mode' | 'unit_price' | 'quantity' | 'payments'>,
+): number {
+  return record.payment_mode === 'deposit' ? Math.max(0, totalOf(record) - paidOf(record)) : 0;
+}
+
 export function paidOf(record: Pick<OrderRecord, 'payments'>): number {
   return record.payments
     .filter((payment) => payment.status === 'succeeded' || payment.status === 'refunded')
@@ -246,7 +253,7 @@ export function toOrder(
     payment_mode: record.payment_mode,
     total,
     due_now: dueNow,
-    balance_due: record.payment_mode === 'deposit' ? Math.max(0, total - paid) : 0,
+    balance_due: balanceOwedOf(record),
     paid,
     refunded: record.refunded,
     split: {
