@@ -110,6 +110,13 @@ export const workflowTasks: Readonly<Record<string, WorkflowTask>> = {
 export interface ScheduledJob extends WorkflowTask {
   /** Every this many minutes. */
   rateMinutes: number;
+  /**
+   * The stream trigger (`streamTriggers` key) whose function runs this job: the schedule invokes
+   * that function, whose handler tells a scheduled event from a stream batch, instead of a function
+   * of the job's own. The handler must be the trigger's, and the job takes the trigger's options.
+   * A trigger replays its own kept failed batches this way: they name the function they failed in.
+   */
+  runsOn?: string;
 }
 
 export const scheduledJobs: Readonly<Record<string, ScheduledJob>> = {
@@ -119,6 +126,13 @@ export const scheduledJobs: Readonly<Record<string, ScheduledJob>> = {
     handler: 'bids/handlers/auction-sweep',
     rateMinutes: 1,
     workflows: ['auction-close'],
+  },
+  // The bidEvents batches Lambda gave up on (kept in the failed-batches bucket, with their
+  // records) handed to bidEvents again until they succeed (core/failed-batches.ts).
+  bidEventsReplay: {
+    handler: 'bids/handlers/bid-events',
+    rateMinutes: 5,
+    runsOn: 'bidEvents',
   },
 };
 

@@ -165,4 +165,33 @@ describe('a batch of bid follow-ups', () => {
       await performFollowUps(watchers.deps, [line('oFA', 1), line('oFB', 2), line('oFA', 3)], NOW),
     ).toEqual([1, 2]);
   });
+
+  it('replays a kept batch without live events: the notifications (keyed, so never twice) and the counters only', async () => {
+    const h = harness();
+    const lines = [
+      line('oFA', 1, { newBidder: true }),
+      line('oFA', 2, { extended: true, sync: true }),
+      line('oFB', 7),
+    ];
+    expect(await performFollowUps(h.deps, lines, NOW, 'replay')).toEqual([]);
+    // The watchers and the bidders' tabs hold a newer state by now: none of it is sent again.
+    expect(h.topic).toEqual([]);
+    expect(h.users).toEqual([]);
+    expect(h.notified.map((entry) => entry.eventKey).sort()).toEqual([
+      'bid:oFA:1',
+      'outbid:oFA:1:b0',
+      'outbid:oFA:2:b1',
+      'outbid:oFB:7:b6',
+    ]);
+    expect(h.applied).toEqual([{ offeringId: 'oFA', index: 2 }]);
+    // The same lines live: the watchers and the bidders hear of them.
+    const live = harness();
+    await performFollowUps(live.deps, lines, NOW);
+    expect(live.topic.map((entry) => entry.type).sort()).toEqual([
+      'auction.extended',
+      'bid.new',
+      'bid.new',
+    ]);
+    expect(live.users.length).toBeGreaterThan(0);
+  });
 });

@@ -133,8 +133,18 @@ function answerStep(deps: BidsDeps, latest: FollowUp): Step {
     });
 }
 
+/**
+ * How follow-ups are performed: `live` as the stream hands the changes over (everything); `replay`
+ * for a batch Lambda gave up on and kept, handed over again maybe hours later
+ * (core/failed-batches.ts): what is kept for good (notifications, keyed by the line, so a part
+ * done before is not done twice; the offering's counters, which take an index and never go back)
+ * but not the live events, since the watchers and the bidder's tabs hold a newer state by then
+ * (an old one would take them back, and a page load reads the lot as it stands).
+ */
+export type FollowUpMode = 'live' | 'replay';
+
 /** What one line alone is owed: the outbid bidders and the seller told. */
-function ownSteps(deps: BidsDeps, input: FollowUp): Step[] {
+function ownSteps(deps: BidsDeps, input: FollowUp, mode: FollowUpMode): Step[] {
   const payload = {
     itemName: input.item.title,
     itemmarket: input.item.id,
@@ -159,13 +169,15 @@ function ownSteps(deps: BidsDeps, input: FollowUp): Step[] {
     );
   }
   for (const userId of input.outbid) {
-    steps.push(() =>
-      deps.publish(userId, {
-        type: 'bid.outbid',
-        offeringId: input.offeringId,
-        minimBid: input.minimBid,
-      }),
-    );
+    if (mode === 'live') {
+      steps.push(() =>
+        deps.publish(userId, {
+          type: 'bid.outbid',
+          offeringId: input.offeringId,
+          minimBid: input.minimBid,
+        }),
+      );
+    }
     steps.push(() =>
       deps.notify({
         to: userId,
@@ -186,12 +198,19 @@ function ownSteps(deps: BidsDeps, input: FollowUp): Step[] {
  * Watchers only show a lot's newest state, so lines handled together are conflated (a hot lot's
  * thousand watchers get one event per batch, not one per bid, and never an older state last).
  */
-function lotSteps(deps: BidsDeps, lines: readonly FollowUp[], now: Date): Step[] {
+function lotSteps(
+  deps: BidsDeps,
+  lines: readonly FollowUp[],
+  now: Date,
+  mode: FollowUpMode,
+): Step[] {
   const latest = lines.at(-1);
   if (latest === undefined) return [];
   const topic = topicOf('offering', latest.offeringId);
   const steps: Step[] = [];
-  if (latest.kind === 'bid') {
+  if (mode === 'replay') {
+    // Only the counters: the watchers' events would be older than what they show.
+  } else if (latest.kind === 'bid') {
     steps.push(() =>
       deps.publishTopic(topic, {
         type: 'bid.new',
@@ -218,7 +237,7 @@ function lotSteps(deps: BidsDeps, lines: readonly FollowUp[], now: Date): Step[]
       }),
     );
   }
-  if (lines.some((line) => line.extended)) {
+  if (mode === 'live' && lines.some((line) => line.extended)) {
     steps.push(() =>
       deps.publishTopic(topic, {
         type: 'auction.extended',
@@ -268,6 +287,7 @@ export async function performFollowUps(
   deps: BidsDeps,
   inputs: readonly FollowUp[],
   now: Date,
+  mode: FollowUpMode = 'live',
 ): Promise<number[]> {
   const failed = new Set<number>();
   const groups = (key: (input: FollowUp) => string) => {
@@ -287,13 +307,15 @@ export async function performFollowUps(
   };
   await Promise.all([
     ...inputs.map(async (input, position) => {
-      if ((await attempt(ownSteps(deps, input), input)) > 0) failed.add(position);
+      if ((await attempt(ownSteps(deps, input, mode), input)) > 0) failed.add(position);
     }),
-    ...groups((input) => `${input.offeringId}\n${input.bidderId}`).map((positions) =>
-      conflated(positions, (lines) => [answerStep(deps, lines.at(-1) as FollowUp)]),
-    ),
+    ...(mode === 'live'
+      ? groups((input) => `${input.offeringId}\n${input.bidderId}`).map((positions) =>
+          conflated(positions, (lines) => [answerStep(deps, lines.at(-1) as FollowUp)]),
+        )
+      : []),
     ...groups((input) => input.offeringId).map((positions) =>
-      conflated(positions, (lines) => lotSteps(deps, lines, now)),
+      conflated(positions, (lines) => lotSteps(deps, lines, now, mode)),
     ),
   ]);
   return [...failed].sort((a, b) => a - b);

@@ -9,6 +9,11 @@ export interface HandlerEnv {
   tableName: string;
   imagesBucket: string;
   filesBucket: string;
+  /**
+   * The stream batches Lambda gave up on (the stream triggers' S3 on-failure destination;
+   * core/failed-batches.ts).
+   */
+  failedBatchesBucket: string;
   /** Public base URL of images ('/media' behind CloudFront and behind the local gateway). */
   imagesBaseUrl: string;
   /** Origin of the web app, for CORS. */
@@ -48,6 +53,7 @@ export const ENV = {
   tableName: 'TABLE_NAME',
   imagesBucket: 'IMAGES_BUCKET',
   filesBucket: 'FILES_BUCKET',
+  failedBatchesBucket: 'FAILED_BATCHES_BUCKET',
   imagesBaseUrl: 'IMAGES_BASE_URL',
   webOrigin: 'WEB_ORIGIN',
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
@@ -82,6 +88,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): HandlerEnv {
     tableName: get(ENV.tableName, 'market'),
     imagesBucket: get(ENV.imagesBucket, 'market-images'),
     filesBucket: get(ENV.filesBucket, 'market-files'),
+    failedBatchesBucket: get(ENV.failedBatchesBucket, 'market-failed'),
     imagesBaseUrl: get(ENV.imagesBaseUrl, '/media'),
     webOrigin: get(ENV.webOrigin, 'http://localhost:3000'),
     dynamodbEndpoint: optional(ENV.dynamodbEndpoint),

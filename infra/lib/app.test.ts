@@ -10,6 +10,8 @@ import { Validations, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENV } from '../../functions/core/env';
+import { FAILED_BATCHES_PREFIX } from '../../functions/core/failed-batches';
 import { TABLE } from '../../functions/core/table';
 import { httpRoutes, scheduledJobs, streamTriggers, webSocketRoutes } from '../../functions/routes';
 import {
@@ -155,10 +157,10 @@ describe('data stack', () => {
     });
   });
 
-  it('keeps four private, encrypted, SSL-only, retained buckets with access logs', () => {
+  it('keeps five private, encrypted, SSL-only, retained buckets with access logs', () => {
     const t = template(market.data);
     const buckets = t.findResources('AWS::S3::Bucket');
-    expect(Object.keys(buckets)).toHaveLength(4);
+    expect(Object.keys(buckets)).toHaveLength(5);
     for (const bucket of Object.values(buckets)) {
       expect(bucket.DeletionPolicy).toBe('Retain');
       expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
@@ -169,12 +171,17 @@ describe('data stack', () => {
       });
       expect(bucket.Properties.BucketEncryption).toBeDefined();
     }
-    // images, files, web log to the logs bucket
+    // images, files, web and the failed batches log to the logs bucket
     t.resourcePropertiesCountIs(
       'AWS::S3::Bucket',
       { LoggingConfiguration: { DestinationBucketName: Match.anyValue() } },
-      3,
+      4,
     );
+    // The stream batches Lambda gave up on: replayed and deleted, else gone after 90 days.
+    t.hasResourceProperties('AWS::S3::Bucket', {
+      BucketName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['market-test-failed-'])] }),
+      LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 90 })] },
+    });
     t.resourcePropertiesCountIs(
       'AWS::S3::BucketPolicy',
       {
@@ -187,7 +194,7 @@ describe('data stack', () => {
           ]),
         },
       },
-      4,
+      5,
     );
   });
 });
@@ -507,6 +514,15 @@ describe('scheduled jobs', () => {
     );
     const t = template(market.workflows as Stack);
     t.resourceCountIs('AWS::Events::Rule', Object.keys(scheduledJobs).length);
+    // A job that runs on a stream trigger has no function of its own: its rule targets the
+    // trigger's (below), the only function of its handler.
+    for (const job of Object.values(scheduledJobs).filter((job) => job.runsOn !== undefined)) {
+      expect(
+        Object.keys(
+          t.findResources('AWS::Lambda::Function', { Properties: { Description: job.handler } }),
+        ),
+      ).toHaveLength(1);
+    }
     for (const job of Object.values(scheduledJobs)) {
       expect(
         Object.values(
@@ -556,7 +572,39 @@ describe('stream triggers', () => {
         FilterCriteria: {
           Filters: trigger.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })),
         },
+        // The batches it gives up on are kept, records and all, in the failed-batches bucket.
+        DestinationConfig: {
+          OnFailure: { Destination: Match.objectLike({ 'Fn::Join': Match.anyValue() }) },
+        },
       });
+    }
+    const destinations = Object.values(t.findResources('AWS::Lambda::EventSourceMapping')).map(
+      (mapping) => JSON.stringify(mapping.Properties.DestinationConfig),
+    );
+    for (const destination of destinations) expect(destination).toContain('market-test-failed-');
+  });
+
+  it('lets a trigger keep, read back and delete its failed batches, under their prefix only', () => {
+    const t = template(market.workflows as Stack);
+    for (const trigger of Object.values(streamTriggers)) {
+      const id = functionLogicalId(t, trigger.handler);
+      const fn = t.findResources('AWS::Lambda::Function')[id];
+      expect(fn?.Properties.Environment.Variables[ENV.failedBatchesBucket]).toBeDefined();
+      const role = (fn?.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const policies = Object.values(t.findResources('AWS::IAM::Policy')).filter((policy) =>
+        JSON.stringify(policy.Properties.Roles).includes(role),
+      );
+      const statements = policies.flatMap(
+        (policy) => policy.Properties.PolicyDocument.Statement as Record<string, unknown>[],
+      );
+      const objects = statements.find(
+        (statement) =>
+          JSON.stringify(statement.Action) ===
+          JSON.stringify(['s3:PutObject', 's3:GetObject', 's3:DeleteObject']),
+      );
+      expect(JSON.stringify(objects?.Resource)).toContain('market-test-failed-');
+      expect(JSON.stringify(objects?.Resource)).toContain(`/${FAILED_BATCHES_PREFIX}*`);
+      expect(statements.some((statement) => statement.Action === 's3:ListBucket')).toBe(true);
     }
   });
 

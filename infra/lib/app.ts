@@ -157,12 +157,34 @@ export function checkWorkflowStarts(
  * A job runs every whole number of minutes (EventBridge's `rate()` has no finer unit; CDK would
  * refuse a fraction with a less telling message).
  */
-export function checkScheduledJobs(jobs: Readonly<Record<string, ScheduledJob>>): void {
+export function checkScheduledJobs(
+  jobs: Readonly<Record<string, ScheduledJob>>,
+  streams: Readonly<Record<string, StreamTrigger>> = {},
+): void {
   for (const [key, job] of Object.entries(jobs)) {
     if (!Number.isInteger(job.rateMinutes) || job.rateMinutes < 1) {
       throw new Error(
         `Scheduled job ${key}: rateMinutes must be a whole number of minutes, at least 1 ` +
           `(got ${job.rateMinutes})`,
+      );
+    }
+    if (job.runsOn === undefined) continue;
+    // It runs in the trigger's function: the same code, with the trigger's grants only.
+    const trigger = Object.hasOwn(streams, job.runsOn) ? streams[job.runsOn] : undefined;
+    if (trigger === undefined) {
+      throw new Error(`Scheduled job ${key} runs on ${job.runsOn}, which is no stream trigger`);
+    }
+    if (trigger.handler !== job.handler) {
+      throw new Error(
+        `Scheduled job ${key} runs on ${job.runsOn}, whose handler is ${trigger.handler}, not ${job.handler}`,
+      );
+    }
+    const own = (['notify', 'stripe', 'workflows', 'callbacks'] as const).filter(
+      (option) => job[option] !== undefined,
+    );
+    if (own.length > 0) {
+      throw new Error(
+        `Scheduled job ${key} runs on ${job.runsOn} and takes its options; it cannot set ${own.join(', ')}`,
       );
     }
   }
@@ -180,7 +202,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   const jobs = options.scheduledJobs ?? defaultScheduledJobs;
   const streams = options.streamTriggers ?? defaultStreamTriggers;
   checkRoutes(routes);
-  checkScheduledJobs(jobs);
+  checkScheduledJobs(jobs, streams);
   const workflowFiles = discoverWorkflows(options.workflowsDir ?? DEFAULT_WORKFLOWS_DIR, tasks);
   checkWorkflowStarts(routes, tasks, workflowFiles, { ...jobs, ...streams });
 

@@ -9,7 +9,8 @@
 import { Aws } from 'aws-cdk-lib';
 import type { MarketConfig } from './config';
 
-export type BucketKind = 'images' | 'files' | 'web' | 'logs';
+/** `failed`: the stream batches Lambda gave up on (functions/core/failed-batches.ts). */
+export type BucketKind = 'images' | 'files' | 'web' | 'logs' | 'failed';
 
 export interface ResourceNames {
   /** `market-prod`: prefix of stack ids, stack names and physical names. */

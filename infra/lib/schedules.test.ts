@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpRoute, ScheduledJob, WorkflowTask } from '../../functions/routes';
+import type { HttpRoute, ScheduledJob, StreamTrigger, WorkflowTask } from '../../functions/routes';
 import {
   buildApp,
   handlersOf,
@@ -257,6 +257,75 @@ describe('scheduled jobs', () => {
         scheduledJobs: { bad: { handler: TIDY, rateMinutes: 5, workflows: ['no-such-flow'] } },
       }),
     ).toThrow(/scheduled job or stream trigger bad may start workflow no-such-flow/);
+  });
+});
+
+describe('a job that runs on a stream trigger (runsOn)', () => {
+  const EVENTS = 'lots/handlers/lot-events';
+  const trigger: StreamTrigger = {
+    handler: EVENTS,
+    notify: true,
+    filters: [{ eventName: ['MODIFY'] }],
+    batchSize: 10,
+    maxRetryAttempts: 3,
+    maxRecordAgeSeconds: 600,
+  };
+  const buildWith = (outdir: string, jobs: Record<string, ScheduledJob>) =>
+    buildApp({
+      assetDir: stubBundles(
+        [...handlersOf({ routes: ROUTES, workflowTasks: TASKS }), EVENTS],
+        path.join(workDir, `${outdir}-bundles`),
+      ),
+      routes: ROUTES,
+      workflowTasks: TASKS,
+      scheduledJobs: jobs,
+      streamTriggers: { lotEvents: trigger },
+      workflowsDir,
+      context,
+      nag: false,
+      outdir: path.join(workDir, outdir),
+    });
+
+  it("invokes the trigger's own function on its schedule, with no function of its own", () => {
+    const app = buildWith('cdk.out.runs-on', {
+      lotEventsReplay: { handler: EVENTS, rateMinutes: 5, runsOn: 'lotEvents' },
+    });
+    const stack = Template.fromStack(app.workflows as Stack);
+    const functions = Object.entries(
+      stack.findResources('AWS::Lambda::Function', { Properties: { Description: EVENTS } }),
+    );
+    expect(functions).toHaveLength(1);
+    const [logicalId] = functions[0] as [string, unknown];
+    stack.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId, 'Arn'] } })],
+    });
+    stack.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId },
+    });
+    // A failed or stale tick is not retried (as any job's).
+    stack.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalId },
+      MaximumRetryAttempts: 0,
+    });
+  });
+
+  it('refuses an unknown trigger, another handler, and options of its own', () => {
+    expect(() =>
+      buildWith('cdk.out.runs-on-unknown', {
+        replay: { handler: EVENTS, rateMinutes: 5, runsOn: 'noSuchTrigger' },
+      }),
+    ).toThrow(/Scheduled job replay runs on noSuchTrigger, which is no stream trigger/);
+    expect(() =>
+      buildWith('cdk.out.runs-on-other', {
+        replay: { handler: TIDY, rateMinutes: 5, runsOn: 'lotEvents' },
+      }),
+    ).toThrow(/whose handler is lots\/handlers\/lot-events, not lots\/handlers\/tidy/);
+    expect(() =>
+      buildWith('cdk.out.runs-on-options', {
+        replay: { handler: EVENTS, rateMinutes: 5, runsOn: 'lotEvents', stripe: true },
+      }),
+    ).toThrow(/takes its options; it cannot set stripe/);
   });
 });
 

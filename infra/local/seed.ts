@@ -240,7 +240,7 @@ export async function seedCommand(dataDir = DEFAULT_DATA_DIR, log: Log = console
   try {
     const s3 = await startS3({
       directory: path.join(dataDir, 's3'),
-      buckets: [TWIN_NAMES.imagesBucket, TWIN_NAMES.filesBucket],
+      buckets: [TWIN_NAMES.imagesBucket, TWIN_NAMES.filesBucket, TWIN_NAMES.failedBatchesBucket],
       region: TWIN_REGION,
       credentials: TWIN_CREDENTIALS,
       corsOrigins: [],

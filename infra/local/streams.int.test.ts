@@ -1,12 +1,29 @@
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  type GetObjectCommandOutput,
+} from '@aws-sdk/client-s3';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readEnv } from '../../functions/core/env';
+import {
+  FAILED_BATCHES_PREFIX,
+  failedBatchSchema,
+  failedBatchStore,
+  functionNameOf,
+  recordsOf,
+  replayFailedBatches,
+} from '../../functions/core/failed-batches';
 import type { StreamTrigger } from '../../functions/routes';
 import { dynamoClient, ensureTable } from './dynamodb';
-import { startStreams, type Streams } from './streams';
+import { startS3, type S3Twin } from './s3';
+import { mappingUuid, startStreams, type Streams } from './streams';
+import { TWIN_CREDENTIALS, TWIN_REGION } from './support';
 import { twin } from './test/twin-context';
 import type { LambdaHandler } from './workflows/invoke';
 
@@ -14,15 +31,38 @@ import type { LambdaHandler } from './workflows/invoke';
  * The twin's event source mappings on DynamoDB Local's stream (streams.ts), on a table of their
  * own: what a trigger gets (filtered, in order, in batches, shaped as Lambda delivers), what a
  * failure does (the retry from the first failed record; a batch given up after its retries), and
- * a restart (the checkpoint file: nothing handled is delivered again, nothing new is missed).
+ * a restart (the checkpoint file: nothing handled is delivered again, nothing new is missed), and
+ * the on-failure destination (a skipped batch written to S3 as Lambda writes it), on an S3 of
+ * their own so the twin's triggers cannot add objects to the bucket they look at.
  */
 const context = twin();
 const client: DynamoDBClient = dynamoClient(context.urls.dynamodb);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'market-streams-'));
+const FAILED_BUCKET = 'streams-failed';
+let s3: S3Twin;
+let s3Client: S3Client;
 let tableName: string;
 let running: Streams[] = [];
+beforeAll(async () => {
+  s3 = await startS3({
+    directory: path.join(dir, 's3'),
+    buckets: [FAILED_BUCKET],
+    region: TWIN_REGION,
+    credentials: TWIN_CREDENTIALS,
+    corsOrigins: [],
+  });
+  s3Client = new S3Client({
+    endpoint: s3.url,
+    region: TWIN_REGION,
+    credentials: TWIN_CREDENTIALS,
+    forcePathStyle: true,
+  });
+});
 afterAll(async () => {
+  for (const streams of running.splice(0)) await streams.stop();
   client.destroy();
+  s3Client?.destroy();
+  await s3?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -51,7 +91,14 @@ async function put(sk: string, type: string) {
 
 async function start(
   handler: (event: DynamoDBStreamEvent) => unknown,
-  options: { checkpointFile?: string; log?: string[]; pollMs?: number; batchSize?: number } = {},
+  options: {
+    checkpointFile?: string;
+    log?: string[];
+    pollMs?: number;
+    batchSize?: number;
+    /** The on-failure destination's bucket on this file's S3. */
+    failedBucket?: string;
+  } = {},
 ) {
   const streams = await startStreams({
     endpoint: context.urls.dynamodb,
@@ -62,12 +109,28 @@ async function start(
     loadHandler: async () => handler as unknown as LambdaHandler,
     log: (line) => options.log?.push(line),
     ...(options.checkpointFile === undefined ? {} : { checkpointFile: options.checkpointFile }),
+    ...(options.failedBucket === undefined
+      ? {}
+      : { failureDestination: { s3: s3Client, bucket: options.failedBucket } }),
   });
   running.push(streams);
   return streams;
 }
 
 const sks = (records: DynamoDBRecord[]) => records.map((record) => record.dynamodb?.Keys?.sk?.S);
+
+/** The keys of the kept batches in the on-failure bucket. */
+async function keptKeys(): Promise<string[]> {
+  const page = await s3Client.send(
+    new ListObjectsV2Command({ Bucket: FAILED_BUCKET, Prefix: FAILED_BATCHES_PREFIX }),
+  );
+  return (page.Contents ?? []).map((object) => object.Key as string);
+}
+
+async function keptObject(key: string): Promise<{ answer: GetObjectCommandOutput; text: string }> {
+  const answer = await s3Client.send(new GetObjectCommand({ Bucket: FAILED_BUCKET, Key: key }));
+  return { answer, text: (await answer.Body?.transformToString('utf8')) ?? '' };
+}
 
 describe('stream triggers on DynamoDB Local', () => {
   it('hands the filtered new records to the handler in order, in batches, as Lambda shapes them', async () => {
@@ -192,5 +255,179 @@ describe('stream triggers on DynamoDB Local', () => {
     await after.settled();
     expect(first).toEqual(['R0', 'R1']);
     expect(second).toEqual(['R2']);
+  });
+
+  it('writes a skipped batch to the S3 on-failure destination as Lambda does, from its first failed record', async () => {
+    const log: string[] = [];
+    for (let index = 0; index < 3; index += 1) await put(`K${index}`, 'line');
+    const before = new Set(await keptKeys());
+    const given: DynamoDBRecord[][] = [];
+    const startedAt = Date.now();
+    const streams = await start(
+      (event) => {
+        given.push(event.Records);
+        // K1 fails on every try: K0 is handled, K1 and K2 are given up after the retries.
+        const failing = event.Records.find((record) => record.dynamodb?.Keys?.sk?.S === 'K1');
+        return {
+          batchItemFailures:
+            failing === undefined ? [] : [{ itemIdentifier: failing.dynamodb?.SequenceNumber }],
+        };
+      },
+      { log, failedBucket: FAILED_BUCKET },
+    );
+    await streams.settled();
+    expect(given.map(sks)).toEqual([
+      ['K0', 'K1', 'K2'],
+      ['K1', 'K2'],
+      ['K1', 'K2'],
+    ]);
+
+    const keys = (await keptKeys()).filter((key) => !before.has(key));
+    expect(keys).toHaveLength(1);
+    const key = keys[0] as string;
+    // The key names the batch's shard (the object's DDBStreamBatchInfo.shardId, below).
+    const shardId = key.split('/')[3];
+    expect(key).toMatch(
+      new RegExp(
+        `^aws/lambda/${mappingUuid('lines')}/shardId-[^/]+/(\\d{4})/(\\d{2})/(\\d{2})/` +
+          '\\1-\\2-\\3T\\d{2}\\.\\d{2}\\.\\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+      ),
+    );
+    expect(mappingUuid('lines')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    // The key's time is the skip's (UTC), within this test.
+    const [, , , , year, month, day, file] = key.split('/');
+    const stamp = Date.parse(
+      `${year}-${month}-${day}T${(file as string).slice(11, 19).replaceAll('.', ':')}Z`,
+    );
+    expect(stamp).toBeGreaterThanOrEqual(Math.floor(startedAt / 1000) * 1000 - 1000);
+    expect(stamp).toBeLessThanOrEqual(Date.now());
+
+    const { answer, text } = await keptObject(key);
+    expect(answer.ContentType).toBe('application/json');
+    const batch = failedBatchSchema.parse(JSON.parse(text));
+    expect(functionNameOf(batch.requestContext.functionArn)).toBe('lines');
+    expect(batch.requestContext).toMatchObject({
+      condition: 'RetryAttemptsExhausted',
+      approximateInvokeCount: 3,
+    });
+    expect(batch.responseContext).toEqual({ statusCode: 200, executedVersion: '$LATEST' });
+    expect(batch.version).toBe('1.0');
+    expect(typeof batch.payload).toBe('string');
+    const records = recordsOf(batch);
+    // The records as the handler was given them, from the first failed one to the batch's end.
+    expect(records).toEqual(given[2]);
+    expect(sks(records)).toEqual(['K1', 'K2']);
+    const sequence = records.map((record) => record.dynamodb?.SequenceNumber);
+    expect(batch.DDBStreamBatchInfo).toMatchObject({
+      shardId,
+      startSequenceNumber: sequence[0],
+      endSequenceNumber: sequence[1],
+      batchSize: 2,
+      streamArn: records[0]?.eventSourceARN,
+    });
+    expect(batch.DDBStreamBatchInfo.approximateArrivalOfFirstRecord).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/,
+    );
+    expect(batch.DDBStreamBatchInfo.approximateArrivalOfLastRecord).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/,
+    );
+    expect(
+      log.some(
+        (line) =>
+          line.includes('skipped after 2 retries') && line.includes(`${FAILED_BUCKET}/${key}`),
+      ),
+    ).toBe(true);
+
+    // Given up, the records are not delivered again: the next record comes alone.
+    await put('K3', 'line');
+    await streams.settled();
+    expect(given.at(-1)?.map((record) => record.dynamodb?.Keys?.sk?.S)).toEqual(['K3']);
+    expect((await keptKeys()).filter((other) => !before.has(other))).toEqual([key]);
+
+    // The product's replay finds it as its function's, hands it the records, and deletes it.
+    const replayed: DynamoDBRecord[][] = [];
+    const report = await replayFailedBatches({
+      store: failedBatchStore({ ...readEnv({}), failedBatchesBucket: FAILED_BUCKET }, s3Client),
+      functionName: 'lines',
+      replay: async (kept) => {
+        replayed.push(kept);
+        return true;
+      },
+      limit: 100,
+      log: { error: () => undefined },
+    });
+    expect(report).toMatchObject({ replayed: before.size + 1, unreadable: 0, others: 0 });
+    expect(replayed.at(-1)).toEqual(given[2]);
+    expect(await keptKeys()).not.toContain(key);
+  });
+
+  it("marks a batch whose handler threw with Lambda's Unhandled function error", async () => {
+    await put('U0', 'line');
+    const before = new Set(await keptKeys());
+    const streams = await start(
+      (event) => {
+        if (sks(event.Records).includes('U0')) throw new Error('the handler failed');
+        return {};
+      },
+      { failedBucket: FAILED_BUCKET },
+    );
+    await streams.settled();
+    const keys = (await keptKeys()).filter((key) => !before.has(key));
+    expect(keys).toHaveLength(1);
+    const batch = failedBatchSchema.parse(JSON.parse((await keptObject(keys[0] as string)).text));
+    expect(batch.responseContext).toEqual({
+      statusCode: 200,
+      executedVersion: '$LATEST',
+      functionError: 'Unhandled',
+    });
+    expect(sks(recordsOf(batch))).toEqual(['U0']);
+    expect(batch.DDBStreamBatchInfo.batchSize).toBe(1);
+  });
+
+  it('skips the batch all the same when the on-failure destination cannot be written', async () => {
+    const log: string[] = [];
+    await put('D0', 'line');
+    const seen: string[] = [];
+    const streams = await start(
+      (event) => {
+        const keys = sks(event.Records) as string[];
+        seen.push(...keys);
+        if (keys.includes('D0')) throw new Error('the handler failed');
+        return {};
+      },
+      { log, failedBucket: 'no-such-bucket' },
+    );
+    await streams.settled();
+    await put('D1', 'line');
+    await streams.settled();
+    expect(seen).toEqual(['D0', 'D0', 'D0', 'D1']);
+    expect(
+      log.some((line) =>
+        line.includes('lines: could not keep the skipped batch in s3://no-such-bucket/aws/lambda/'),
+      ),
+    ).toBe(true);
+    const skip = log.find((line) => line.includes('skipped after 2 retries'));
+    expect(skip).toBeDefined();
+    expect(skip).not.toContain('kept in');
+  });
+
+  it("keeps the twin's own skipped batches in its market-failed bucket", async () => {
+    expect(context.env.FAILED_BATCHES_BUCKET).toBe('market-failed');
+    const twinS3 = new S3Client({
+      endpoint: context.urls.s3,
+      region: TWIN_REGION,
+      credentials: TWIN_CREDENTIALS,
+      forcePathStyle: true,
+    });
+    try {
+      const page = await twinS3.send(
+        new ListObjectsV2Command({ Bucket: 'market-failed', Prefix: FAILED_BATCHES_PREFIX }),
+      );
+      expect(page.$metadata.httpStatusCode).toBe(200);
+    } finally {
+      twinS3.destroy();
+    }
   });
 });

@@ -10,10 +10,13 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { withoutSdkLogging } from '../../functions/core/clients';
+import { FAILED_BATCHES_PREFIX } from '../../functions/core/failed-batches';
 import { streamTriggers, type StreamTrigger } from '../../functions/routes';
 import { dynamoClient } from './dynamodb';
 import { TWIN_CREDENTIALS, TWIN_REGION, type Log } from './support';
@@ -32,8 +35,12 @@ import { handlerResolver, lambdaContext, type HandlerSource } from './workflows/
  * - the answer's `batchItemFailures` (ReportBatchItemFailures) keep the checkpoint before the
  *   first failed record and retry from it; a thrown error retries the whole batch. Retries back off
  *   (1 s doubling, at most 30 s); after `maxRetryAttempts` retries, or once the oldest record is
- *   older than `maxRecordAgeSeconds`, the records are skipped and said so on the log (AWS sends the
- *   batch's description to an on-failure destination; the product configures none);
+ *   older than `maxRecordAgeSeconds`, the records are skipped and said so on the log. The product
+ *   configures an Amazon S3 on-failure destination for its triggers (the FAILED_BATCHES_BUCKET
+ *   bucket, functions/core/failed-batches.ts); given `failureDestination`, the twin writes the
+ *   object Lambda writes there: the invocation record, with the skipped records as the event the
+ *   handler was given (`payload`), under `aws/lambda/<mapping UUID>/<shard id>/YYYY/MM/DD/…`. A
+ *   write that fails is logged and the records are skipped all the same, as in AWS;
  * - a shard is read from its checkpoint (after the last record handled), else from the oldest
  *   record (TRIM_HORIZON); a child shard only once its parent is read to its end.
  * The checkpoints live in memory, and in a JSON file for `npm start`, so a restart delivers what
@@ -59,6 +66,11 @@ export interface StreamsOptions extends HandlerSource {
   pollMs?: number;
   /** The first retry's wait; doubles, at most 30 s (default 1 s). */
   retryBaseMs?: number;
+  /**
+   * The on-failure destination: each skipped batch is written to this bucket as Lambda's S3
+   * destination writes it (`failedBatchObject`). None if omitted (the skip is only logged).
+   */
+  failureDestination?: { s3: S3Client; bucket: string };
   log?: Log;
   now?: () => number;
 }
@@ -88,6 +100,18 @@ const MAX_RETRY_WAIT_MS = 30_000;
 const DESCRIBE_EVERY_MS = 5_000;
 
 type Checkpoints = Record<string, Record<string, string>>;
+
+/** What one delivery of a batch came to. */
+interface Delivery {
+  /** The first record to deliver again; none when the whole batch was handled. */
+  failedFrom?: string;
+  error?: string;
+  /** The handler threw (Lambda's `Unhandled` function error), rather than reporting failures. */
+  threw?: boolean;
+  /** The invocation's request ID and function ARN (its Lambda context). */
+  requestId: string;
+  functionArn: string;
+}
 
 export async function startStreams(options: StreamsOptions): Promise<Streams> {
   const definitions = options.triggers ?? streamTriggers;
@@ -277,9 +301,21 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
           now();
         const tooOld = now() - oldest > mapping.maxRecordAgeSeconds * 1000;
         if (tries > mapping.maxRetryAttempts || tooOld) {
+          const failedAt = batch.findIndex(
+            (entry) => entry.record.dynamodb?.SequenceNumber === outcome.failedFrom,
+          );
+          const kept = await keepSkipped({
+            name,
+            shardId,
+            outcome,
+            skipped: batch.slice(Math.max(0, failedAt)),
+            condition: tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted',
+            invocations: tries,
+          });
           log(
             `[streams] ${name}: records ${outcome.failedFrom} to ${lastOfBatch} of ${shardId} ` +
-              `skipped after ${tries - 1} retries${tooOld ? ' (older than the maximum age)' : ''}: ${outcome.error}`,
+              `skipped after ${tries - 1} retries${tooOld ? ' (older than the maximum age)' : ''}: ${outcome.error}` +
+              (kept === undefined ? '' : ` (the batch is kept in s3://${kept})`),
           );
           attempts.delete(shardId);
           saveCheckpoint(name, shardId, lastOfBatch);
@@ -345,33 +381,90 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
     name: string,
     mapping: StreamMapping,
     records: DynamoDBRecord[],
-  ): Promise<{ failedFrom?: string; error?: string }> => {
+  ): Promise<Delivery> => {
     const event: DynamoDBStreamEvent = { Records: records };
+    const context = lambdaContext(name, {
+      region: TWIN_REGION,
+      timeoutMs: HANDLER_TIMEOUT_MS,
+      now,
+    });
+    const invocation = { requestId: context.awsRequestId, functionArn: context.invokedFunctionArn };
     try {
       const handler = await handlers.load(mapping.handler);
-      const answer = (await handler(
-        event as never,
-        lambdaContext(name, { region: TWIN_REGION, timeoutMs: HANDLER_TIMEOUT_MS, now }),
-      )) as { batchItemFailures?: { itemIdentifier?: string }[] } | undefined;
+      const answer = (await handler(event as never, context)) as
+        { batchItemFailures?: { itemIdentifier?: string }[] } | undefined;
       const failures = (answer?.batchItemFailures ?? [])
         .map((failure) => failure.itemIdentifier)
         .filter((id): id is string => typeof id === 'string');
-      if (failures.length === 0) return {};
+      if (failures.length === 0) return invocation;
       // The lowest failed sequence number; an identifier not in the batch fails the whole batch.
       const order = records.map((record) => record.dynamodb?.SequenceNumber);
       const positions = failures.map((id) => order.indexOf(id));
       if (positions.some((position) => position < 0)) {
-        return { failedFrom: order[0], error: 'a batch item failure names no record of the batch' };
+        return {
+          ...invocation,
+          failedFrom: order[0],
+          error: 'a batch item failure names no record of the batch',
+        };
       }
       return {
+        ...invocation,
         failedFrom: order[Math.min(...positions)],
         error: `${failures.length} records failed`,
       };
     } catch (error) {
       return {
+        ...invocation,
         failedFrom: records[0]?.dynamodb?.SequenceNumber,
         error: error instanceof Error ? error.message : String(error),
+        threw: true,
       };
+    }
+  };
+
+  /**
+   * Writes a skipped batch to the on-failure destination, if there is one: answers where
+   * (`bucket/key`), or undefined when there is none or the write failed (logged: AWS counts a
+   * DestinationDeliveryFailures metric and moves on as well).
+   */
+  const keepSkipped = async (skip: {
+    name: string;
+    shardId: string;
+    outcome: Delivery;
+    skipped: { record: DynamoDBRecord; at: number }[];
+    condition: FailureCondition;
+    invocations: number;
+  }): Promise<string | undefined> => {
+    const destination = options.failureDestination;
+    if (destination === undefined || skip.skipped.length === 0) return undefined;
+    const { key, body } = failedBatchObject({
+      functionName: skip.name,
+      functionArn: skip.outcome.functionArn,
+      requestId: skip.outcome.requestId,
+      condition: skip.condition,
+      invocations: skip.invocations,
+      threw: skip.outcome.threw === true,
+      shardId: skip.shardId,
+      streamArn,
+      records: skip.skipped,
+      now: now(),
+    });
+    try {
+      await destination.s3.send(
+        new PutObjectCommand({
+          Bucket: destination.bucket,
+          Key: key,
+          Body: body,
+          ContentType: 'application/json',
+        }),
+      );
+      return `${destination.bucket}/${key}`;
+    } catch (error) {
+      log(
+        `[streams] ${skip.name}: could not keep the skipped batch in s3://${destination.bucket}/${key}: ` +
+          (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
+      );
+      return undefined;
     }
   };
 
@@ -398,6 +491,85 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
       client.destroy();
     },
   };
+}
+
+/** Why Lambda gave a batch up (the invocation record's `requestContext.condition`). */
+export type FailureCondition = 'RetryAttemptsExhausted' | 'RecordAgeExceeded';
+
+/**
+ * The event source mapping's UUID for a trigger: a UUID-shaped name-based hash (version 5's
+ * layout), the same for the same trigger name on every start, as a mapping's UUID is in AWS.
+ */
+export function mappingUuid(triggerName: string): string {
+  const hash = createHash('sha1').update(`twin event source mapping ${triggerName}`).digest();
+  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** An ISO time to the second, as Lambda writes a batch's arrival times (`2025-06-05T18:21:49Z`). */
+function isoSeconds(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * The object Lambda's S3 on-failure destination holds for a skipped DynamoDB stream batch: its key
+ * (`aws/lambda/<mapping UUID>/<shard id>/YYYY/MM/DD/YYYY-MM-DDTHH.MM.SS-<UUID>`, UTC) and its
+ * body, the invocation record with the whole event (`payload`, a JSON string) the records were
+ * given in (functions/core/failed-batches.ts reads it).
+ */
+export function failedBatchObject(batch: {
+  functionName: string;
+  functionArn: string;
+  requestId: string;
+  condition: FailureCondition;
+  /** How many times the batch was handed to the function. */
+  invocations: number;
+  /** The handler threw (rather than answering batch item failures). */
+  threw: boolean;
+  shardId: string;
+  streamArn: string;
+  /** The skipped records, as the handler was given them, with their arrival times (ms). */
+  records: readonly { record: DynamoDBRecord; at: number }[];
+  now: number;
+}): { key: string; body: string } {
+  const first = batch.records[0];
+  const last = batch.records.at(-1);
+  if (first === undefined || last === undefined) throw new Error('a failed batch has records');
+  const time = new Date(batch.now).toISOString();
+  const [year, month, day] = [time.slice(0, 4), time.slice(5, 7), time.slice(8, 10)];
+  const clock = time.slice(11, 19).replaceAll(':', '.');
+  const key =
+    `${FAILED_BATCHES_PREFIX}${mappingUuid(batch.functionName)}/${batch.shardId}/` +
+    `${year}/${month}/${day}/${year}-${month}-${day}T${clock}-${randomUUID()}`;
+  const event: DynamoDBStreamEvent = { Records: batch.records.map((entry) => entry.record) };
+  const record = {
+    requestContext: {
+      requestId: batch.requestId,
+      functionArn: batch.functionArn,
+      condition: batch.condition,
+      approximateInvokeCount: batch.invocations,
+    },
+    responseContext: {
+      statusCode: 200,
+      executedVersion: '$LATEST',
+      ...(batch.threw ? { functionError: 'Unhandled' } : {}),
+    },
+    version: '1.0',
+    timestamp: time,
+    DDBStreamBatchInfo: {
+      shardId: batch.shardId,
+      startSequenceNumber: first.record.dynamodb?.SequenceNumber ?? '',
+      endSequenceNumber: last.record.dynamodb?.SequenceNumber ?? '',
+      approximateArrivalOfFirstRecord: isoSeconds(first.at),
+      approximateArrivalOfLastRecord: isoSeconds(last.at),
+      batchSize: batch.records.length,
+      streamArn: batch.streamArn,
+    },
+    payload: JSON.stringify(event),
+  };
+  return { key, body: JSON.stringify(record) };
 }
 
 async function describeShards(client: DynamoDBStreamsClient, streamArn: string): Promise<Shard[]> {

@@ -1,7 +1,9 @@
+import { S3Client } from '@aws-sdk/client-s3';
 import { devNotify } from './dev-notify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { withoutSdkLogging } from '../../functions/core/clients';
 import { ENV } from '../../functions/core/env';
 import { cognitoAuthorizer } from './cognito/authorizer';
 import {
@@ -140,6 +142,8 @@ export const TWIN_NAMES = {
   table: 'market',
   imagesBucket: 'market-images',
   filesBucket: 'market-files',
+  /** The stream triggers' on-failure destination (streams.ts, functions/core/failed-batches.ts). */
+  failedBatchesBucket: 'market-failed',
 } as const;
 
 /** The fixed ports of `npm start` (README). */
@@ -217,7 +221,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       ...(ports.s3 === undefined ? {} : { port: ports.s3 }),
       directory: dev ? path.join(dataDir, 's3') : path.join(scratch as string, 's3'),
       removeOnStop: !dev,
-      buckets: [TWIN_NAMES.imagesBucket, TWIN_NAMES.filesBucket],
+      buckets: [TWIN_NAMES.imagesBucket, TWIN_NAMES.filesBucket, TWIN_NAMES.failedBatchesBucket],
       region: TWIN_REGION,
       credentials: TWIN_CREDENTIALS,
       corsOrigins: dev ? [VITE_DEV_ORIGIN] : [],
@@ -321,6 +325,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       [ENV.tableName]: TWIN_NAMES.table,
       [ENV.imagesBucket]: TWIN_NAMES.imagesBucket,
       [ENV.filesBucket]: TWIN_NAMES.filesBucket,
+      [ENV.failedBatchesBucket]: TWIN_NAMES.failedBatchesBucket,
       [ENV.imagesBaseUrl]: '/media',
       [ENV.webOrigin]: gateway.url,
       [ENV.dynamodbEndpoint]: dynamo.url,
@@ -377,10 +382,23 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
 
     // The table stream's event source mappings (streamTriggers): each trigger's handler in-process
     // on the records it filters, checkpointed in .data/ for npm start (a restart resumes there).
+    // A batch given up is written to the failed-batches bucket, as the mappings' S3 on-failure
+    // destination does in AWS (its client, like the Streams one, is AWS's work: no SDK logger).
+    const failedBatchesS3 = withoutSdkLogging(
+      new S3Client({
+        endpoint: s3.url,
+        region: TWIN_REGION,
+        credentials: TWIN_CREDENTIALS,
+        forcePathStyle: true,
+      }),
+    );
+    // Destroyed after the poller stops (stops run in reverse).
+    stops.push(async () => failedBatchesS3.destroy());
     const streams = await startStreams({
       endpoint: dynamo.url,
       tableName: TWIN_NAMES.table,
       ...(dev ? { checkpointFile: path.join(dataDir, 'streams.json') } : {}),
+      failureDestination: { s3: failedBatchesS3, bucket: TWIN_NAMES.failedBatchesBucket },
       log: (line) => log(line),
     });
     stops.push(() => streams.stop());

@@ -161,6 +161,33 @@ export class MarketFunction extends Construct {
   }
 
   /**
+   * A stream trigger's kept failed batches (functions/core/failed-batches.ts): its event source
+   * mapping writes each batch it gives up on under `aws/lambda/` of the bucket (Lambda needs
+   * `s3:PutObject` and `s3:ListBucket` in the function's role for an S3 on-failure destination), and
+   * the function itself reads them back, replays and deletes them. Sets FAILED_BATCHES_BUCKET.
+   */
+  bindFailedBatches(bucket: IBucket, prefix: string): this {
+    const objects = bucket.arnForObjects(`${prefix}*`);
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
+        resources: [objects],
+      }),
+    );
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+    );
+    this.function.addEnvironment(ENV.failedBatchesBucket, bucket.bucketName);
+    acknowledge(
+      this.role,
+      wildcardResourceFinding(this.role, objects),
+      'The batches Lambda keeps are objects with keys it chooses at run time under one prefix of ' +
+        'one bucket; the grant covers those and nothing else.',
+    );
+    return this;
+  }
+
+  /**
    * Sets WS_CONNECTIONS_ENDPOINT and allows posting to, reading and closing connections of one
    * WebSocket API stage (`execute-api:ManageConnections` on `@connections`). The API id must be a
    * token of this function's stack (see `wildcardResourceFinding`).

@@ -25,6 +25,7 @@ export class DataStack extends Stack {
   readonly filesBucket: s3.Bucket;
   readonly webBucket: s3.Bucket;
   readonly logsBucket: s3.Bucket;
+  readonly failedBatchesBucket: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -117,6 +118,16 @@ export class DataStack extends Stack {
       serverAccessLogsPrefix: 'web/',
     });
 
+    // The stream triggers' S3 on-failure destination: each batch Lambda gives up on, with its
+    // records (functions/core/failed-batches.ts). A trigger hands its kept batches to itself again
+    // on a schedule and deletes each once it succeeds; one still failing after 90 days expires.
+    this.failedBatchesBucket = new s3.Bucket(this, 'FailedBatchesBucket', {
+      ...bucketDefaults(names.bucketName('failed')),
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      serverAccessLogsBucket: this.logsBucket,
+      serverAccessLogsPrefix: 'failed/',
+    });
+
     // CloudFront reads the web build and the public images through origin access control. The
     // distribution lives in the web stack, which depends on this one, so the policy cannot name
     // its id without a dependency cycle: it admits CloudFront distributions of this account only.
@@ -144,6 +155,7 @@ export class DataStack extends Stack {
       FilesBucketName: this.filesBucket.bucketName,
       WebBucketName: this.webBucket.bucketName,
       LogsBucketName: this.logsBucket.bucketName,
+      FailedBatchesBucketName: this.failedBatchesBucket.bucketName,
     };
     for (const [name, value] of Object.entries(outputs)) new CfnOutput(this, name, { value });
   }

@@ -11,6 +11,8 @@ export interface StatefulRefs {
   table: dynamodb.ITable;
   images: s3.IBucket;
   files: s3.IBucket;
+  /** The stream triggers' on-failure destination (functions/core/failed-batches.ts). */
+  failedBatches: s3.IBucket;
 }
 
 export function importStateful(scope: Construct, config: MarketConfig): StatefulRefs {
@@ -19,6 +21,11 @@ export function importStateful(scope: Construct, config: MarketConfig): Stateful
     table: dynamodb.Table.fromTableName(scope, 'TableRef', names.tableName),
     images: s3.Bucket.fromBucketName(scope, 'ImagesBucketRef', names.bucketName('images')),
     files: s3.Bucket.fromBucketName(scope, 'FilesBucketRef', names.bucketName('files')),
+    failedBatches: s3.Bucket.fromBucketName(
+      scope,
+      'FailedBatchesBucketRef',
+      names.bucketName('failed'),
+    ),
   };
 }
 

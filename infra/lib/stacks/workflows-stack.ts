@@ -16,10 +16,12 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import { FAILED_BATCHES_PREFIX } from '../../../functions/core/failed-batches';
 import type { ScheduledJob, StreamTrigger, WorkflowTask } from '../../../functions/routes';
 import { WORKFLOW_TASK_ACCESS } from '../access';
 import type { MarketConfig } from '../config';
@@ -39,6 +41,16 @@ export const TASK_TIMEOUT = Duration.seconds(60);
  */
 export function tickLifetime(rateMinutes: number, limitMinutes: number): Duration {
   return Duration.minutes(Math.max(1, Math.min(rateMinutes, limitMinutes)));
+}
+
+/**
+ * An event source mapping's Amazon S3 on-failure destination: each batch given up on is written to
+ * the bucket with its records. CDK's S3OnFailureDestination would grant the function read and write
+ * on the whole bucket; `bindFailedBatches` grants what Lambda and the replay need, under the prefix
+ * Lambda writes to.
+ */
+function keptIn(bucket: IBucket): lambda.IEventSourceDlq {
+  return { bind: () => ({ destination: bucket.bucketArn }) };
 }
 
 export interface WorkflowsStackProps extends StackProps {
@@ -80,9 +92,52 @@ export class WorkflowsStack extends Stack {
       });
     }
 
+    const streamTriggers = Object.entries(props.streams ?? {});
+    if (streamTriggers.length > 0) {
+      const streamTable = dynamodb.Table.fromTableAttributes(this, 'StreamTableRef', {
+        tableName: names.tableName,
+        tableStreamArn: ssm.StringParameter.valueForStringParameter(
+          this,
+          names.tableStreamParameter,
+        ),
+      });
+      for (const [key, trigger] of streamTriggers) {
+        const id = `Stream${pascalId(key)}`;
+        const fn = this.taskFunction(id, `Stream trigger ${key}`, trigger, { props, refs });
+        // The batches it gives up on are kept with their records, for it to replay (runsOn jobs).
+        fn.bindFailedBatches(refs.failedBatches, FAILED_BATCHES_PREFIX);
+        fn.function.addEventSource(
+          new DynamoEventSource(streamTable, {
+            startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+            batchSize: trigger.batchSize,
+            retryAttempts: trigger.maxRetryAttempts,
+            maxRecordAge: Duration.seconds(trigger.maxRecordAgeSeconds),
+            reportBatchItemFailures: true,
+            bisectBatchOnError: false,
+            filters: trigger.filters.map((pattern) => lambda.FilterCriteria.filter(pattern)),
+            onFailure: keptIn(refs.failedBatches),
+          }),
+        );
+        acknowledge(
+          fn.function.role ?? fn.function,
+          'AwsSolutions-IAM5[Resource::*]',
+          'dynamodb:ListStreams (granted with the stream read of an event source mapping) has no ' +
+            'resource-level permission; the stream reads name the table stream.',
+        );
+        this.streamFunctions[key] = fn;
+      }
+    }
+
     for (const [key, job] of Object.entries(props.jobs ?? {})) {
       const id = `Job${pascalId(key)}`;
-      const fn = this.taskFunction(id, `Scheduled job ${key}`, job, { props, refs });
+      // A job that runs on a stream trigger's function invokes it; any other gets its own.
+      const fn =
+        job.runsOn === undefined
+          ? this.taskFunction(id, `Scheduled job ${key}`, job, { props, refs })
+          : this.streamFunctions[job.runsOn];
+      if (fn === undefined) {
+        throw new Error(`Scheduled job ${key} runs on ${String(job.runsOn)}, not a stream trigger`);
+      }
       // A failed or stale tick is not retried: the next tick does the same work afresh, and a
       // retry landing beside it would only run the sweep twice at once.
       fn.function.configureAsyncInvoke({
@@ -99,39 +154,6 @@ export class WorkflowsStack extends Stack {
         ],
       });
       this.jobs[key] = fn;
-    }
-
-    const streamTriggers = Object.entries(props.streams ?? {});
-    if (streamTriggers.length > 0) {
-      const streamTable = dynamodb.Table.fromTableAttributes(this, 'StreamTableRef', {
-        tableName: names.tableName,
-        tableStreamArn: ssm.StringParameter.valueForStringParameter(
-          this,
-          names.tableStreamParameter,
-        ),
-      });
-      for (const [key, trigger] of streamTriggers) {
-        const id = `Stream${pascalId(key)}`;
-        const fn = this.taskFunction(id, `Stream trigger ${key}`, trigger, { props, refs });
-        fn.function.addEventSource(
-          new DynamoEventSource(streamTable, {
-            startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-            batchSize: trigger.batchSize,
-            retryAttempts: trigger.maxRetryAttempts,
-            maxRecordAge: Duration.seconds(trigger.maxRecordAgeSeconds),
-            reportBatchItemFailures: true,
-            bisectBatchOnError: false,
-            filters: trigger.filters.map((pattern) => lambda.FilterCriteria.filter(pattern)),
-          }),
-        );
-        acknowledge(
-          fn.function.role ?? fn.function,
-          'AwsSolutions-IAM5[Resource::*]',
-          'dynamodb:ListStreams (granted with the stream read of an event source mapping) has no ' +
-            'resource-level permission; the stream reads name the table stream.',
-        );
-        this.streamFunctions[key] = fn;
-      }
     }
 
     for (const workflow of props.workflows) {
