@@ -166,61 +166,70 @@ async function bidder(prefix: string, viewport: 'phone' | 'desktop') {
   return { ...session, user, token };
 }
 
+/**
+ * A seller's auction of one copy of a new item at 10.00, approved by support, ending in 2 hours:
+ * `deposit` per copy at the close when given, else the full price.
+ */
+async function listedAuction(title: string, deposit: number | null) {
+  const seller = await newPage(browser(), 'desktop');
+  const sellerUser = await signUpAndLogIn(seller.page, baseUrl, 'lot');
+  const sellerToken = await accessToken(seller.page);
+  await becomeSeller(seller.page, sellerToken);
+  const itemId = await makeItem(sellerToken, sellerUser.id, title, 1);
+  const listed = await api<{ offeringId: string }>(
+    sellerToken,
+    'POST',
+    `/users/${sellerUser.id}/offering/create`,
+    {
+      offering: {
+        item_id: itemId,
+        type: 'auction',
+        copies: 1,
+        currency: 'EUR',
+        price: 1000,
+        payment_mode: deposit === null ? 'fullprice' : 'deposit',
+        deposit,
+        buy_price: null,
+        reserve_price: null,
+        multi_copy: false,
+        start_at: new Date().toISOString(),
+        end_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+        categories: ['art'],
+        notes: '',
+        terms: 'None',
+        access: 'public',
+        invited: [],
+        collection_id: null,
+      },
+    },
+    `e2e-auction-${Date.now()}`,
+  );
+  const offeringId = listed.offeringId;
+  for (let tries = 0; ; tries += 1) {
+    const status = await api<{ step: string }>(
+      sellerToken,
+      'POST',
+      `/users/${sellerUser.id}/offering/create/status`,
+      { offeringId },
+    );
+    if (status.step === 'done') break;
+    if (tries > 100) throw new Error(`the listing stayed at ${status.step}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const support = await newPage(browser(), 'desktop');
+  await logInAsSupport(support.page, baseUrl);
+  await api(await accessToken(support.page), 'POST', `/admin/offerings/${offeringId}/validate`, {
+    decision: 'approve',
+  });
+  await support.context.close();
+  return { seller, sellerUser, itemId, offeringId };
+}
+
 describe('an auction in Chromium', () => {
   it('two bidders see each other live and the extension; it closes; the winner has the copy', async () => {
     const title = `Harbour auction ${Date.now().toString(36)}`;
-    const seller = await newPage(browser(), 'desktop');
-    const sellerUser = await signUpAndLogIn(seller.page, baseUrl, 'lot');
-    const sellerToken = await accessToken(seller.page);
-    await becomeSeller(seller.page, sellerToken);
-    const itemId = await makeItem(sellerToken, sellerUser.id, title, 1);
-    const listed = await api<{ offeringId: string }>(
-      sellerToken,
-      'POST',
-      `/users/${sellerUser.id}/offering/create`,
-      {
-        offering: {
-          item_id: itemId,
-          type: 'auction',
-          copies: 1,
-          currency: 'EUR',
-          price: 1000,
-          // A deposit auction: 3.00 per copy at the close, the rest when the seller is ready.
-          payment_mode: 'deposit',
-          deposit: 300,
-          buy_price: null,
-          reserve_price: null,
-          multi_copy: false,
-          start_at: new Date().toISOString(),
-          end_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
-          categories: ['art'],
-          notes: '',
-          terms: 'None',
-          access: 'public',
-          invited: [],
-          collection_id: null,
-        },
-      },
-      `e2e-auction-${Date.now()}`,
-    );
-    const offeringId = listed.offeringId;
-    for (let tries = 0; ; tries += 1) {
-      const status = await api<{ step: string }>(
-        sellerToken,
-        'POST',
-        `/users/${sellerUser.id}/offering/create/status`,
-        { offeringId },
-      );
-      if (status.step === 'done') break;
-      if (tries > 100) throw new Error(`the listing stayed at ${status.step}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const support = await newPage(browser(), 'desktop');
-    await logInAsSupport(support.page, baseUrl);
-    await api(await accessToken(support.page), 'POST', `/admin/offerings/${offeringId}/validate`, {
-      decision: 'approve',
-    });
-    await support.context.close();
+    // A deposit auction: 3.00 per copy at the close, the rest when the seller is ready.
+    const { seller, sellerUser, itemId, offeringId } = await listedAuction(title, 300);
 
     const ana = await bidder('ana', 'phone');
     const ben = await bidder('ben', 'desktop');
@@ -391,5 +400,74 @@ describe('an auction in Chromium', () => {
     await ana.context.close();
     await ben.context.close();
     await seller.context.close();
+  }, 300_000);
+
+  it('a lot with more bidders than it lists says how many lower bids are not listed', async () => {
+    const title = `Crowded auction ${Date.now().toString(36)}`;
+    const { seller, itemId, offeringId } = await listedAuction(title, null);
+    // Five bidders, each bidding the minimum in turn (10.00, 10.50, … 12.00): the lot lists the
+    // winner and the three closest to them (CONTENDING_MARGIN); the lowest is outbid for good.
+    const names = ['cai', 'dee', 'eli', 'fay', 'gus'] as const;
+    const crowd = [];
+    for (const [position, name] of names.entries()) {
+      const who = await bidder(name, position === 0 ? 'phone' : 'desktop');
+      await api(who.token, 'POST', `/users/${who.user.id}/bid/create`, {
+        offeringid: offeringId,
+        bidprice: 1_000 + position * 50,
+        currency: 'EUR',
+        quantity: 1,
+        postaladdress: {
+          country: 'ES',
+          fullname: `${name} Bidder`,
+          line1: 'Calle del Puerto 7',
+          line2: null,
+          postalcode: '39004',
+          city: 'Santander',
+          stateprovince: 'Cantabria',
+          instructions: null,
+        },
+      });
+      crowd.push(who);
+    }
+    const [cai, , , , gus] = crowd as [(typeof crowd)[0], ...typeof crowd];
+    const guest = await newPage(browser(), 'phone');
+    const gusNick = `@${(gus as (typeof crowd)[0]).user.nick}`;
+    // Gus (winning, on a desktop) and a guest (on a phone) read the four highest bids, and how
+    // many are left out: Cai's 10.00 is not among them.
+    for (const [who, label] of [
+      [gus as (typeof crowd)[0], 'gus-1280'],
+      [guest, 'guest-375'],
+    ] as const) {
+      await who.page.goto(`${baseUrl}/market/product/${itemId}`);
+      await who.page.getByRole('heading', { name: title }).first().waitFor({ timeout: 20_000 });
+      const list = who.page.getByRole('list', { name: /^Bids \(\d+\)$/ });
+      await list.waitFor({ timeout: 20_000 });
+      await who.page
+        .getByText('1 lower bid is not listed: it is outbid.', { exact: true })
+        .waitFor({ timeout: 20_000 });
+      expect(await list.getByRole('listitem').count()).toBe(4);
+      await list.getByText(gusNick).first().waitFor();
+      // A full-price auction charges the winner's card at its end.
+      await who.page.getByText('Full price when the auction ends', { exact: true }).waitFor();
+      expect(await list.getByText(`@${cai.user.nick}`).count()).toBe(0);
+      await expectNoErrorState(who.page, `${label} reads the crowded lot`);
+      await screenshot(who.page, `auction-crowded-${label}`);
+      expect(jsErrors(who.page)).toEqual([]);
+    }
+    // Cai, on a phone, sees their own bid listed (outbid) with the four: nothing is left out.
+    await cai.page.goto(`${baseUrl}/market/product/${itemId}`);
+    const caiList = cai.page.getByRole('list', { name: /^Bids \(\d+\)$/ });
+    await caiList.waitFor({ timeout: 20_000 });
+    await caiList.getByText(`@${cai.user.nick} (you)`).waitFor({ timeout: 20_000 });
+    expect(await caiList.getByRole('listitem').count()).toBe(5);
+    expect(await cai.page.getByText(/lower bids? (is|are) not listed/).count()).toBe(0);
+    await cai.page
+      .getByRole('region', { name: 'Your bid' })
+      .getByText('You are outbid: bid again to win.')
+      .waitFor();
+    await expectNoErrorState(cai.page, 'Cai reads the crowded lot');
+    await screenshot(cai.page, 'auction-crowded-cai-375');
+    expect(jsErrors(cai.page)).toEqual([]);
+    for (const who of [...crowd, guest, seller]) await who.context.close();
   }, 300_000);
 });

@@ -139,7 +139,12 @@ describe('item page offerings', () => {
     expect(within(panel).getByText('Current price')).toBeTruthy();
     expect(within(panel).getByText('$15,00')).toBeTruthy();
     expect(within(panel).queryByText('Price')).toBeNull();
-    expect(await within(panel).findByText('Deposit of $2,00 per copy')).toBeTruthy();
+    // An auction charges at its end, not at a purchase.
+    expect(
+      await within(panel).findByText(
+        'Deposit of $2,00 per copy when the auction ends, the rest when the seller is ready',
+      ),
+    ).toBeTruthy();
     expect(within(panel).getByText('One copy per bidder')).toBeTruthy();
     // The lot: the minimum next bid, the bidders, the reserve.
     expect(await within(panel).findByText('$15,50')).toBeTruthy();

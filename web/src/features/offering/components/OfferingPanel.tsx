@@ -335,9 +335,12 @@ function OfferingView({
         <Fact term={t('offering.facts.currency')}>{offering.currency}</Fact>
         {detail ? (
           <Fact term={t('offering.facts.payment')}>
+            {/* An auction charges at its end (its winners' saved cards), not at a purchase. */}
             {detail.payment_mode === 'deposit' && detail.deposit !== null
-              ? t('offering.facts.deposit', { amount: price(detail.deposit) })
-              : t('offering.facts.fullPrice')}
+              ? t(auction ? 'offering.facts.depositAuction' : 'offering.facts.deposit', {
+                  amount: price(detail.deposit),
+                })
+              : t(auction ? 'offering.facts.fullPriceAuction' : 'offering.facts.fullPrice')}
           </Fact>
         ) : null}
         {detail && auction ? (
