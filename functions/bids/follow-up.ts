@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { bidderCount, standingOf, type BidOutcome } from '../../shared/auction';
 import { topicOf } from '../../shared/realtime/messages';
 import { logger } from '../core/logger';
-import type { BidLogLine } from './bids.repo';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { changesOf, type BidLogLine } from './bids.repo';
 import type { LotRecord } from './lot';
 import type { BidsDeps } from './ports';
 
@@ -319,4 +320,46 @@ export async function performFollowUps(
     ),
   ]);
   return [...failed].sort((a, b) => a - b);
+}
+
+/**
+ * Carries out a batch; answers the sequence numbers of the records to deliver again. A replayed
+ * batch's lines are written as any (idempotent), and what follows them only for lots still open:
+ * once a lot is closed its bidders and its seller have been told how it ended, and an outbid
+ * notice or the counters of a bid from before would come after that.
+ */
+export async function carryOut(
+  deps: BidsDeps,
+  event: DynamoDBStreamEvent,
+  mode: FollowUpMode,
+  now: Date,
+): Promise<string[]> {
+  const changes = changesOf(event);
+  await deps.repo.applyChanges(changes);
+  const open =
+    mode === 'live'
+      ? undefined
+      : new Set(
+          (await deps.repo.getLots(changes.map(({ lot }) => lot.offering_id)))
+            .filter((lot) => lot.phase !== 'closed')
+            .map((lot) => lot.offering_id),
+        );
+  const lines: { sequence: string; input: FollowUp }[] = [];
+  for (const { sequence, note, lot } of changes) {
+    if (open !== undefined && !open.has(lot.offering_id)) continue;
+    const parsed = followNoteSchema.safeParse(note.line.follow);
+    if (parsed.success) lines.push({ sequence, input: followUpOf(lot, note.line, parsed.data) });
+    else
+      logger.error('a bid change carries no valid follow-up', {
+        sequence,
+        issues: parsed.error.issues,
+      });
+  }
+  const failed = await performFollowUps(
+    deps,
+    lines.map((line) => line.input),
+    now,
+    mode,
+  );
+  return failed.map((position) => (lines[position] as { sequence: string }).sequence);
 }

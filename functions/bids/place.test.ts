@@ -5,7 +5,16 @@ import type { NotifyInput } from '../notifications/index';
 import type { BookEntry } from '../../shared/auction';
 import type { BidLogLine, BidderRecord, BidsRepo, LotChangeNote } from './bids.repo';
 import { mergedBook, newLot, type LotRecord } from './lot';
-import { followNoteSchema, followUpOf, performFollowUps, type FollowUp } from './follow-up';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { LOT_TYPE, lotKey } from './bids.keys';
+import {
+  carryOut,
+  followNoteSchema,
+  followUpOf,
+  performFollowUps,
+  type FollowUp,
+} from './follow-up';
 import { cancelBid, createBid, forgetRecentLots } from './place';
 import type { BidsDeps } from './ports';
 import { bidInput } from './testing/inputs';
@@ -45,6 +54,8 @@ function harness() {
     5 * 60_000,
   );
   const log: BidLogLine[] = [];
+  /** Each commit's note, as the lot's write carries it to the table's stream. */
+  const notes: LotChangeNote[] = [];
   /** Each commit's entries written with the lot (whole, and evicted bidders' standing bids). */
   const writes: { bidders: number; evicted: number }[] = [];
   /** The lot's versions whose write put it on the sweeper's list of lagging counters. */
@@ -106,6 +117,7 @@ function harness() {
       writes.push({ bidders: bidders.length, evicted: evicted.length });
       if (markStale) staleMarks.push(lot.version);
       log.push(note.line);
+      notes.push(structuredClone(note));
       // The table's stream hands the lot's note to the bidEvents trigger: the entry left to it,
       // then what follows.
       const derived = note.entry;
@@ -187,6 +199,7 @@ function harness() {
     followUps,
     sellerHeard,
     log,
+    notes,
     writes,
     staleMarks,
     lot: () => stored as LotRecord,
@@ -519,5 +532,77 @@ describe("the container's copy of a lot", () => {
     const h = harness();
     await h.bid(ALICE, 1_000);
     await expect(h.bid(BOB, 1_000)).rejects.toMatchObject({ code: 'market.bid.errors.beaten' });
+  });
+});
+
+describe('a kept bidEvents batch handed over again (replay)', () => {
+  /** The lot's write as the table's stream carries it: the lot with its note (`last`). */
+  function streamed(lot: LotRecord, note: LotChangeNote): DynamoDBStreamEvent {
+    return {
+      Records: [
+        {
+          eventName: 'MODIFY',
+          dynamodb: {
+            SequenceNumber: '100',
+            NewImage: marshall(
+              { ...lotKey(OFFERING), type: LOT_TYPE, ...lot, last: note },
+              { removeUndefinedValues: true },
+            ) as never,
+          },
+        },
+      ],
+    };
+  }
+
+  it("writes the lines and, for a lot still open, sends what is kept for good; for a closed lot, what the lot's record keeps only", async () => {
+    const h = harness();
+    await h.bid(ALICE, 1_000);
+    await h.bid(BOB, 1_100);
+    const note = h.notes.at(-1) as LotChangeNote;
+    const lot = h.lot();
+    const event = streamed(lot, note);
+    const replayWith = async (phase: LotRecord['phase']) => {
+      const applied: number[] = [];
+      const notified: NotifyInput[] = [];
+      const pushed: unknown[] = [];
+      const deps = {
+        ...h.deps,
+        repo: {
+          ...h.deps.repo,
+          applyChanges: async (changes: readonly { note: LotChangeNote }[]) => {
+            applied.push(...changes.map((change) => change.note.line.index));
+          },
+          getLots: async () => [{ ...lot, phase }],
+        },
+        notify: async (input: NotifyInput) => {
+          notified.push(input);
+        },
+        publish: async (...args: unknown[]) => {
+          pushed.push(args);
+        },
+        publishTopic: async (...args: unknown[]) => {
+          pushed.push(args);
+        },
+      } as unknown as BidsDeps;
+      const failed = await carryOut(deps, event, 'replay', NOW);
+      return { failed, applied, notified, pushed };
+    };
+    // Open: the line is written, the seller told of a new bidder and Alice that she was outbid
+    // (keyed by the line: a notice sent before the batch failed is not sent twice), and no live
+    // event (the watchers know newer).
+    const open = await replayWith('open');
+    expect(open.failed).toEqual([]);
+    expect(open.applied).toEqual([note.line.index]);
+    expect(open.notified.map((n) => [n.activity, n.to, n.eventKey]).sort()).toEqual([
+      ['market_bidcreated', SELLER, `bid:${OFFERING}:${note.line.index}`],
+      ['market_outbid', ALICE, `outbid:${OFFERING}:${note.line.index}:${ALICE}`],
+    ]);
+    expect(open.pushed).toEqual([]);
+    // Closed: everyone was told how it ended; the line is written and nobody is told anything.
+    const closed = await replayWith('closed');
+    expect(closed.failed).toEqual([]);
+    expect(closed.applied).toEqual([note.line.index]);
+    expect(closed.notified).toEqual([]);
+    expect(closed.pushed).toEqual([]);
   });
 });

@@ -11,15 +11,7 @@ import {
 } from '../../core/failed-batches';
 import { logger } from '../../core/logger';
 import { bidsDeps } from '../bids.deps';
-import { changesOf } from '../bids.repo';
-import {
-  followNoteSchema,
-  followUpOf,
-  performFollowUps,
-  type FollowUp,
-  type FollowUpMode,
-} from '../follow-up';
-import type { BidsDeps } from '../ports';
+import { carryOut } from '../follow-up';
 
 /** Kept batches handed over again per scheduled run, at most (each is one GetObject). */
 const REPLAY_LIMIT = 100;
@@ -61,45 +53,3 @@ export const handler = async (
   const failed = await carryOut(deps, event, 'live', new Date());
   return { batchItemFailures: failed.map((sequence) => ({ itemIdentifier: sequence })) };
 };
-
-/**
- * Carries out a batch; answers the sequence numbers of the records to deliver again. A replayed
- * batch's lines are written as any (idempotent), and what follows them only for lots still open:
- * once a lot is closed its bidders and its seller have been told how it ended, and an outbid
- * notice or the counters of a bid from before would come after that.
- */
-async function carryOut(
-  deps: BidsDeps,
-  event: DynamoDBStreamEvent,
-  mode: FollowUpMode,
-  now: Date,
-): Promise<string[]> {
-  const changes = changesOf(event);
-  await deps.repo.applyChanges(changes);
-  const open =
-    mode === 'live'
-      ? undefined
-      : new Set(
-          (await deps.repo.getLots(changes.map(({ lot }) => lot.offering_id)))
-            .filter((lot) => lot.phase !== 'closed')
-            .map((lot) => lot.offering_id),
-        );
-  const lines: { sequence: string; input: FollowUp }[] = [];
-  for (const { sequence, note, lot } of changes) {
-    if (open !== undefined && !open.has(lot.offering_id)) continue;
-    const parsed = followNoteSchema.safeParse(note.line.follow);
-    if (parsed.success) lines.push({ sequence, input: followUpOf(lot, note.line, parsed.data) });
-    else
-      logger.error('a bid change carries no valid follow-up', {
-        sequence,
-        issues: parsed.error.issues,
-      });
-  }
-  const failed = await performFollowUps(
-    deps,
-    lines.map((line) => line.input),
-    now,
-    mode,
-  );
-  return failed.map((position) => (lines[position] as { sequence: string }).sequence);
-}
