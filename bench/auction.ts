@@ -139,15 +139,18 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
     if (response.status === 201) {
       return { accepted: true, min: (JSON.parse(text) as { data: AuctionView }).data.minimBid };
     }
-    const code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? '';
+    const error = (
+      JSON.parse(text) as { error?: { code?: string; details?: { minimBid?: number } } }
+    ).error;
+    const code = error?.code ?? '';
     if (['market.bid.errors.beaten', 'market.bid.errors.too_low'].includes(code)) {
-      return { accepted: false, min: undefined };
+      return { accepted: false, min: error?.details?.minimBid };
     }
     throw new Error(`bid ${amount} answered ${response.status}: ${text}`);
   };
 
-  // The lot's minimum as the clients know it: from accepted answers, or read again after a refusal
-  // (a refusal's body does not carry it; the web refetches the lot on bid.new the same way).
+  // The lot's minimum as the clients know it: from accepted answers, and from a refusal's
+  // `details.minimBid` (read again only if a refusal did not say it).
   let known = (await lotView(hotLot)).minimBid;
   const bidClient = async (bidder: Bidder, until: number, tally: Tally) => {
     while (performance.now() < until) {
@@ -158,7 +161,8 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
         known = Math.max(known, answer.min ?? known);
       } else {
         tally.refused += 1;
-        if (known <= amount) {
+        if (answer.min !== undefined) known = Math.max(known, answer.min);
+        else if (known <= amount) {
           tally.reads += 1;
           known = Math.max(known, (await lotView(hotLot)).minimBid);
         }
@@ -176,9 +180,12 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
       const view = await createBid(deps, bidInput(bidder.id, hotLot, amount), new Date());
       return { accepted: true, min: view.minimBid };
     } catch (error) {
-      const code = (error as { code?: string }).code ?? '';
+      const { code = '', details } = error as {
+        code?: string;
+        details?: { minimBid?: number };
+      };
       if (['market.bid.errors.beaten', 'market.bid.errors.too_low'].includes(code)) {
-        return { accepted: false, min: undefined };
+        return { accepted: false, min: details?.minimBid };
       }
       throw error;
     }
@@ -192,7 +199,8 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
         known = Math.max(known, answer.min ?? known);
       } else {
         tally.refused += 1;
-        if (known <= amount) {
+        if (answer.min !== undefined) known = Math.max(known, answer.min);
+        else if (known <= amount) {
           tally.reads += 1;
           known = Math.max(known, (await lotView(hotLot)).minimBid);
         }

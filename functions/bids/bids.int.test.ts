@@ -70,6 +70,8 @@ describe('bidding through the gateway', () => {
     const low = await bid(alice, offering.id, { bidprice: 999 });
     expect(low.status).toBe(400);
     expect(low.json.error.code).toBe('market.bid.errors.too_low');
+    // A refusal says the smallest bid the lot takes now: no read needed to bid again.
+    expect(low.json.error.details).toEqual({ minimBid: 1_000 });
     const currency = await bid(alice, offering.id, { bidprice: 1_000, currency: 'USD' });
     expect(currency.json.error.code).toBe('market.bid.errors.currency');
     const two = await bid(alice, offering.id, { bidprice: 1_000, quantity: 2 });
@@ -87,6 +89,7 @@ describe('bidding through the gateway', () => {
     const beaten = await bid(bob, offering.id, { bidprice: 1_040 });
     expect(beaten.status).toBe(409);
     expect(beaten.json.error.code).toBe('market.bid.errors.beaten');
+    expect(beaten.json.error.details).toEqual({ minimBid: 1_050 });
 
     const proxy = await bid(bob, offering.id, { bidprice: 1_050, maxbid: 5_000 });
     expect(proxy.status).toBe(201);

@@ -126,6 +126,29 @@ describe('httpHandler middleware stack', () => {
     });
   });
 
+  it("answers a domain error's details, for the caller to act on without another read", async () => {
+    const failing = httpHandler({ auth: 'public' }, async () => {
+      throw new DomainError('market.bid.errors.beaten', {
+        message: 'Another user bid the same or higher.',
+        details: { minimBid: 1_050 },
+        fields: { bidprice: 'market.bid.errors.beaten' },
+      });
+    });
+    const result = parse(
+      await failing(httpEvent('POST', '/api/y', { body: '{}' }), lambdaContext()),
+    );
+    expect(result.status).toBe(409);
+    expect(result.json).toEqual({
+      error: {
+        code: 'market.bid.errors.beaten',
+        message: 'Another user bid the same or higher.',
+        fields: { bidprice: 'market.bid.errors.beaten' },
+        details: { minimBid: 1_050 },
+        requestId: 'req-test-1',
+      },
+    });
+  });
+
   it('answers an unknown error as 500 unexpected with the request id, logs it, and leaks nothing', async () => {
     const spy = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const failing = httpHandler({ auth: 'public' }, async () => {

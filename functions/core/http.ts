@@ -132,6 +132,7 @@ export function errorResult(error: DomainError, requestId: string): HttpResult {
       code: error.code,
       message: error.message,
       ...(error.fields === undefined ? {} : { fields: error.fields }),
+      ...(error.details === undefined ? {} : { details: error.details }),
       requestId,
     },
   };

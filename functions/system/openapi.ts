@@ -9,6 +9,7 @@ export const errorBodySchema = z.object({
     code: z.string(),
     message: z.string(),
     fields: z.record(z.string(), z.string()).optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
     requestId: z.string(),
   }),
 });
@@ -98,7 +99,7 @@ export function buildOpenApi(): Record<string, unknown> {
       title: 'Tokenised items marketplace API',
       version: '1.0.0',
       description:
-        'Answers are `{ "data": … }`; errors `{ "error": { code, message, fields?, requestId } }`. ' +
+        'Answers are `{ "data": … }`; errors `{ "error": { code, message, fields?, details?, requestId } }`. ' +
         'Error codes are the web i18n keys; see docs/api.md.',
     },
     servers: [{ url: '/' }],

@@ -232,6 +232,11 @@ export interface ErrorBody {
     message: string;
     /** Field path (dot-joined) → error code, for validation errors. */
     fields?: Record<string, string>;
+    /**
+     * What the caller needs to act on the error without another read (a refused bid:
+     * `minimBid`, the smallest bid the lot takes now).
+     */
+    details?: Record<string, unknown>;
     requestId: string;
   };
 }

@@ -204,7 +204,10 @@ export async function call<T = unknown>(
   options: { token?: string; body?: unknown } = {},
 ): Promise<{
   status: number;
-  json: { data: T; error: { code: string; fields?: Record<string, string> } };
+  json: {
+    data: T;
+    error: { code: string; fields?: Record<string, string>; details?: Record<string, unknown> };
+  };
 }> {
   const response = await gatewayFetch(path, {
     method,

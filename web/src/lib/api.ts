@@ -16,6 +16,8 @@ export interface ApiErrorInit {
   status: number;
   message?: string;
   fields?: Record<string, string>;
+  /** What the caller needs to act on the error without another read (a refused bid's minimum). */
+  details?: Record<string, unknown>;
   requestId?: string;
   cause?: unknown;
 }
@@ -28,6 +30,7 @@ export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
   readonly fields: Record<string, string> | undefined;
+  readonly details: Record<string, unknown> | undefined;
   readonly requestId: string | undefined;
 
   constructor(init: ApiErrorInit) {
@@ -36,6 +39,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.status = init.status;
     this.fields = init.fields;
+    this.details = init.details;
     this.requestId = init.requestId;
   }
 }
@@ -156,13 +160,14 @@ function stringRecord(value: unknown): Record<string, string> | undefined {
 /** Reads `{ error: { code, message, fields?, requestId } }`, or undefined if the body is not one. */
 function readErrorBody(payload: unknown, status: number): ApiError | undefined {
   if (!isRecord(payload) || !isRecord(payload.error)) return undefined;
-  const { code, message, fields, requestId } = payload.error;
+  const { code, message, fields, details, requestId } = payload.error;
   if (typeof code !== 'string' || code === '') return undefined;
   return new ApiError({
     code,
     status,
     message: typeof message === 'string' ? message : undefined,
     fields: stringRecord(fields),
+    details: isRecord(details) ? details : undefined,
     requestId: typeof requestId === 'string' ? requestId : undefined,
   });
 }

@@ -19,7 +19,7 @@ import {
   signedInSession,
   storeSignedInSession,
 } from '../../test/profileFixtures';
-import { jsonResponse, mockApi, renderRoute } from '../../test/utils';
+import { deferred, jsonResponse, mockApi, renderRoute } from '../../test/utils';
 import { bidProblem, suggestedBid } from './bidRules';
 
 const amplify = vi.hoisted(() => ({
@@ -371,6 +371,46 @@ describe('auction panel', () => {
     await waitFor(() => expect((amountField(form) as HTMLInputElement).value).toBe('17,00'));
     const article = await panel();
     expect(within(article).getByText('$16,50')).toBeTruthy();
+  });
+
+  it("takes a refusal's new minimum at once, before the lot is read again (a second click never resends the refused amount)", async () => {
+    let reads = 0;
+    const reread = deferred<Response>();
+    asBidder(() => auctionViewFixture(), {
+      [LOT]: () => {
+        reads += 1;
+        // The first read shows the lot; the one after the refusal is slow (held here).
+        return reads === 1 ? ok(auctionViewFixture()) : reread.promise;
+      },
+      [CREATE]: () =>
+        jsonResponse(
+          {
+            error: {
+              code: 'market.bid.errors.beaten',
+              message: 'Another user bid the same or higher.',
+              fields: { bidprice: 'market.bid.errors.beaten' },
+              details: { minimBid: 1700 },
+              requestId: 't',
+            },
+          },
+          409,
+        ),
+    });
+    renderRoute(PAGE);
+    const form = await bidForm();
+    await within(form).findByText('Visa •••• 4242');
+    expect((amountField(form) as HTMLInputElement).value).toBe('15,50');
+    await userEvent.click(within(form).getByRole('button', { name: 'Place bid' }));
+    await within(form).findByText(
+      'Another user bid the same or higher. Check the new minimum bid and try again.',
+    );
+    await waitFor(() => expect((amountField(form) as HTMLInputElement).value).toBe('17,00'));
+    expect(reads).toBe(2);
+    // The lot read again agrees; the page shows its new current price.
+    reread.resolve(ok(auctionViewFixture({ minimBid: 1700, highestBid: 1650 })));
+    const article = await panel();
+    expect(await within(article).findByText('$16,50')).toBeTruthy();
+    expect((amountField(form) as HTMLInputElement).value).toBe('17,00');
   });
 
   it('sends a user without a card to add one, and says so when the server answers no_card', async () => {

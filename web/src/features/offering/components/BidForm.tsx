@@ -180,7 +180,16 @@ export function BidForm({
       void queryClient.invalidateQueries({ queryKey: bidKeys.lots(lot.offeringid) });
     }
     if (code === 'market.bid.errors.beaten' || code === 'market.bid.errors.too_low') {
-      // The field takes the new minimum once the lot is read again.
+      // The field takes the new minimum: at once when the refusal says it, else once the lot is
+      // read again (a second click must not send the refused amount again).
+      const minimBid = error instanceof ApiError ? error.details?.minimBid : undefined;
+      if (typeof minimBid === 'number') {
+        queryClient.setQueriesData<AuctionView>(
+          { queryKey: bidKeys.lots(lot.offeringid) },
+          (known) =>
+            known === undefined || known.minimBid >= minimBid ? known : { ...known, minimBid },
+        );
+      }
       setAmountText(null);
       setMaxText(null);
     }
