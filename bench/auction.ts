@@ -152,10 +152,12 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
   // The lot's minimum as the clients know it: from accepted answers, and from a refusal's
   // `details.minimBid` (read again only if a refusal did not say it).
   let known = (await lotView(hotLot)).minimBid;
-  const bidClient = async (bidder: Bidder, until: number, tally: Tally) => {
+  type Send = (bidder: Bidder, amount: number) => Promise<{ accepted: boolean; min?: number }>;
+  /** A client bidding the minimum it knows, again and again, through `send`. */
+  const bidLoop = async (send: Send, bidder: Bidder, until: number, tally: Tally) => {
     while (performance.now() < until) {
       const amount = known;
-      const answer = await bid(bidder, hotLot, amount);
+      const answer = await send(bidder, amount);
       if (answer.accepted) {
         tally.ok += 1;
         known = Math.max(known, answer.min ?? known);
@@ -169,6 +171,8 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
       }
     }
   };
+  const bidClient = (bidder: Bidder, until: number, tally: Tally) =>
+    bidLoop((who, amount) => bid(who, hotLot, amount), bidder, until, tally);
 
   // The same bids through the use case in this process (no HTTP gateway, no token check): what a
   // bid costs the lot's storage path (the read when the container has no current copy, the rules,
@@ -190,23 +194,8 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
       throw error;
     }
   };
-  const directClient = async (bidder: Bidder, until: number, tally: Tally) => {
-    while (performance.now() < until) {
-      const amount = known;
-      const answer = await direct(bidder, amount);
-      if (answer.accepted) {
-        tally.ok += 1;
-        known = Math.max(known, answer.min ?? known);
-      } else {
-        tally.refused += 1;
-        if (answer.min !== undefined) known = Math.max(known, answer.min);
-        else if (known <= amount) {
-          tally.reads += 1;
-          known = Math.max(known, (await lotView(hotLot)).minimBid);
-        }
-      }
-    }
-  };
+  const directClient = (bidder: Bidder, until: number, tally: Tally) =>
+    bidLoop(direct, bidder, until, tally);
 
   // --- the raw baseline: one item of the same table ------------------------------------------
   const doc = dynamoDocumentClient(env);

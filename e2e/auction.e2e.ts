@@ -13,7 +13,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { DEV_PORTS, TWIN_NAMES } from '../infra/local/twin';
 import { TWIN_CREDENTIALS, TWIN_REGION } from '../infra/local/support';
 import { jsErrors, newPage, screenshot, useBrowser, watch401 } from './browser';
-import { logInAsSupport, signUpAndLogIn } from './outbox';
+import { signUpAndLogIn } from './outbox';
 import { sellerHelpers } from './sellers';
 
 /**
@@ -34,7 +34,7 @@ import { sellerHelpers } from './sellers';
  */
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
-const { accessToken, api, becomeSeller, makeItem } = sellerHelpers(baseUrl);
+const { accessToken, api, becomeSeller, listApproved, makeItem } = sellerHelpers(baseUrl);
 
 const doc = DynamoDBDocumentClient.from(
   new DynamoDBClient({
@@ -151,19 +151,24 @@ async function bidder(prefix: string, viewport: 'phone' | 'desktop') {
     .getByText('Default')
     .waitFor();
   await api(token, 'POST', `/users/${user.id}/addaddress`, {
-    address: {
-      country: 'ES',
-      fullname: `${prefix} Bidder`,
-      line1: 'Calle del Puerto 7',
-      line2: null,
-      postalcode: '39004',
-      city: 'Santander',
-      stateprovince: 'Cantabria',
-      instructions: null,
-      default: true,
-    },
+    address: { ...deliveryAddress(prefix), default: true },
   });
   return { ...session, user, token };
+}
+type Bidder = Awaited<ReturnType<typeof bidder>>;
+
+/** Where a bidder's won item goes (their saved default address, and a bid's `postaladdress`). */
+function deliveryAddress(prefix: string) {
+  return {
+    country: 'ES',
+    fullname: `${prefix} Bidder`,
+    line1: 'Calle del Puerto 7',
+    line2: null,
+    postalcode: '39004',
+    city: 'Santander',
+    stateprovince: 'Cantabria',
+    instructions: null,
+  };
 }
 
 /**
@@ -176,52 +181,26 @@ async function listedAuction(title: string, deposit: number | null) {
   const sellerToken = await accessToken(seller.page);
   await becomeSeller(seller.page, sellerToken);
   const itemId = await makeItem(sellerToken, sellerUser.id, title, 1);
-  const listed = await api<{ offeringId: string }>(
-    sellerToken,
-    'POST',
-    `/users/${sellerUser.id}/offering/create`,
-    {
-      offering: {
-        item_id: itemId,
-        type: 'auction',
-        copies: 1,
-        currency: 'EUR',
-        price: 1000,
-        payment_mode: deposit === null ? 'fullprice' : 'deposit',
-        deposit,
-        buy_price: null,
-        reserve_price: null,
-        multi_copy: false,
-        start_at: new Date().toISOString(),
-        end_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
-        categories: ['art'],
-        notes: '',
-        terms: 'None',
-        access: 'public',
-        invited: [],
-        collection_id: null,
-      },
-    },
-    `e2e-auction-${Date.now()}`,
-  );
-  const offeringId = listed.offeringId;
-  for (let tries = 0; ; tries += 1) {
-    const status = await api<{ step: string }>(
-      sellerToken,
-      'POST',
-      `/users/${sellerUser.id}/offering/create/status`,
-      { offeringId },
-    );
-    if (status.step === 'done') break;
-    if (tries > 100) throw new Error(`the listing stayed at ${status.step}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const support = await newPage(browser(), 'desktop');
-  await logInAsSupport(support.page, baseUrl);
-  await api(await accessToken(support.page), 'POST', `/admin/offerings/${offeringId}/validate`, {
-    decision: 'approve',
+  const offeringId = await listApproved(browser(), sellerToken, sellerUser.id, {
+    item_id: itemId,
+    type: 'auction',
+    copies: 1,
+    currency: 'EUR',
+    price: 1000,
+    payment_mode: deposit === null ? 'fullprice' : 'deposit',
+    deposit,
+    buy_price: null,
+    reserve_price: null,
+    multi_copy: false,
+    start_at: new Date().toISOString(),
+    end_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+    categories: ['art'],
+    notes: '',
+    terms: 'None',
+    access: 'public',
+    invited: [],
+    collection_id: null,
   });
-  await support.context.close();
   return { seller, sellerUser, itemId, offeringId };
 }
 
@@ -408,7 +387,7 @@ describe('an auction in Chromium', () => {
     // Five bidders, each bidding the minimum in turn (10.00, 10.50, … 12.00): the lot lists the
     // winner and the three closest to them (CONTENDING_MARGIN); the lowest is outbid for good.
     const names = ['cai', 'dee', 'eli', 'fay', 'gus'] as const;
-    const crowd = [];
+    const crowd: Bidder[] = [];
     for (const [position, name] of names.entries()) {
       const who = await bidder(name, position === 0 ? 'phone' : 'desktop');
       await api(who.token, 'POST', `/users/${who.user.id}/bid/create`, {
@@ -416,26 +395,18 @@ describe('an auction in Chromium', () => {
         bidprice: 1_000 + position * 50,
         currency: 'EUR',
         quantity: 1,
-        postaladdress: {
-          country: 'ES',
-          fullname: `${name} Bidder`,
-          line1: 'Calle del Puerto 7',
-          line2: null,
-          postalcode: '39004',
-          city: 'Santander',
-          stateprovince: 'Cantabria',
-          instructions: null,
-        },
+        postaladdress: deliveryAddress(name),
       });
       crowd.push(who);
     }
-    const [cai, , , , gus] = crowd as [(typeof crowd)[0], ...typeof crowd];
+    const cai = crowd[0] as Bidder;
+    const gus = crowd[4] as Bidder;
     const guest = await newPage(browser(), 'phone');
-    const gusNick = `@${(gus as (typeof crowd)[0]).user.nick}`;
+    const gusNick = `@${gus.user.nick}`;
     // Gus (winning, on a desktop) and a guest (on a phone) read the four highest bids, and how
     // many are left out: Cai's 10.00 is not among them.
     for (const [who, label] of [
-      [gus as (typeof crowd)[0], 'gus-1280'],
+      [gus, 'gus-1280'],
       [guest, 'guest-375'],
     ] as const) {
       await who.page.goto(`${baseUrl}/market/product/${itemId}`);

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { describe, expect, inject, it } from 'vitest';
 import { jsErrors, newPage, screenshot, useBrowser } from './browser';
-import { logInAsSupport, signUpAndLogIn } from './outbox';
+import { signUpAndLogIn } from './outbox';
 import { sellerHelpers } from './sellers';
 
 /**
@@ -15,7 +15,7 @@ import { sellerHelpers } from './sellers';
  */
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
-const { accessToken, api, becomeSeller, makeItem } = sellerHelpers(baseUrl);
+const { accessToken, becomeSeller, listApproved, makeItem } = sellerHelpers(baseUrl);
 
 describe('buying in Chromium', () => {
   it('a buyer on a phone pays with 4242 on the Checkout page; shipped, received, paid out', async () => {
@@ -25,51 +25,25 @@ describe('buying in Chromium', () => {
     const sellerToken = await accessToken(seller.page);
     await becomeSeller(seller.page, sellerToken);
     const itemId = await makeItem(sellerToken, sellerUser.id, title, 3);
-    const listed = await api<{ offeringId: string }>(
-      sellerToken,
-      'POST',
-      `/users/${sellerUser.id}/offering/create`,
-      {
-        offering: {
-          item_id: itemId,
-          type: 'fixed',
-          copies: 2,
-          currency: 'EUR',
-          price: 4000,
-          payment_mode: 'fullprice',
-          deposit: null,
-          buy_price: null,
-          multi_copy: false,
-          start_at: new Date().toISOString(),
-          end_at: new Date(Date.now() + 48 * 3_600_000).toISOString(),
-          categories: ['art'],
-          notes: '',
-          terms: 'None',
-          access: 'public',
-          invited: [],
-          collection_id: null,
-        },
-      },
-      `e2e-list-${Date.now()}`,
-    );
-    const offeringId = listed.offeringId;
-    for (let tries = 0; ; tries += 1) {
-      const status = await api<{ step: string }>(
-        sellerToken,
-        'POST',
-        `/users/${sellerUser.id}/offering/create/status`,
-        { offeringId },
-      );
-      if (status.step === 'done') break;
-      if (tries > 100) throw new Error(`the listing stayed at ${status.step}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const support = await newPage(browser(), 'desktop');
-    await logInAsSupport(support.page, baseUrl);
-    await api(await accessToken(support.page), 'POST', `/admin/offerings/${offeringId}/validate`, {
-      decision: 'approve',
+    const offeringId = await listApproved(browser(), sellerToken, sellerUser.id, {
+      item_id: itemId,
+      type: 'fixed',
+      copies: 2,
+      currency: 'EUR',
+      price: 4000,
+      payment_mode: 'fullprice',
+      deposit: null,
+      buy_price: null,
+      multi_copy: false,
+      start_at: new Date().toISOString(),
+      end_at: new Date(Date.now() + 48 * 3_600_000).toISOString(),
+      categories: ['art'],
+      notes: '',
+      terms: 'None',
+      access: 'public',
+      invited: [],
+      collection_id: null,
     });
-    await support.context.close();
 
     // The buyer, on a phone: the item page's Buy now opens the checkout.
     const buyer = await newPage(browser(), 'phone');

@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 import sharp from 'sharp';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { newPage } from './browser';
+import { logInAsSupport } from './outbox';
 
 /**
  * What journeys that sell need (market, checkout): the logged-in page's access token, the API
@@ -106,5 +108,42 @@ export function sellerHelpers(baseUrl: string) {
     await page.getByText('You’re a seller now').waitFor({ timeout: 15_000 });
   }
 
-  return { accessToken, api, becomeSeller, makeItem };
+  /**
+   * Lists `offering` (offering/create's body) as the seller, waits for the listing to be done, and
+   * has support approve it: answers the offering's id, on sale once this returns.
+   */
+  async function listApproved(
+    browser: Browser,
+    token: string,
+    userId: string,
+    offering: Record<string, unknown>,
+  ): Promise<string> {
+    const { offeringId } = await api<{ offeringId: string }>(
+      token,
+      'POST',
+      `/users/${userId}/offering/create`,
+      { offering },
+      `e2e-list-${Date.now()}`,
+    );
+    for (let tries = 0; ; tries += 1) {
+      const status = await api<{ step: string }>(
+        token,
+        'POST',
+        `/users/${userId}/offering/create/status`,
+        { offeringId },
+      );
+      if (status.step === 'done') break;
+      if (tries > 100) throw new Error(`the listing stayed at ${status.step}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const support = await newPage(browser, 'desktop');
+    await logInAsSupport(support.page, baseUrl);
+    await api(await accessToken(support.page), 'POST', `/admin/offerings/${offeringId}/validate`, {
+      decision: 'approve',
+    });
+    await support.context.close();
+    return offeringId;
+  }
+
+  return { accessToken, api, becomeSeller, listApproved, makeItem };
 }

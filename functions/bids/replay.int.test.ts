@@ -2,6 +2,7 @@ import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aw
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { failedBatchObject } from '../../infra/local/streams';
 import { runJob, streamsSettled, useTwinEnv } from '../../infra/local/test/twin-context';
 import { call, hasCognito, type TestUser } from '../accounts/testing/session';
 import { dynamoDocumentClient, s3Client } from '../core/clients';
@@ -43,70 +44,66 @@ async function rawLot(offeringId: string): Promise<Record<string, unknown>> {
   return result.Item as Record<string, unknown>;
 }
 
-/** A kept batch as Lambda writes it: the invocation record with the event it was given. */
+/** This run's shard: its kept batches are told apart from other runs' by it. */
+const SHARD = `shardId-${RUN}`;
+
+/**
+ * A kept batch as Lambda writes it (the twin's poller's `failedBatchObject`): the invocation
+ * record, with the event the function was given, the lot's write on the stream.
+ */
 async function keep(functionName: string, image: Record<string, unknown>): Promise<string> {
   const env = readEnv();
-  const key = `${FAILED_BATCHES_PREFIX}${RUN}/shardId-0001/2026/11/25/2026-11-25T10.00.00-${functionName}`;
-  const record = {
-    eventID: `${RUN}-1`,
-    eventName: 'MODIFY',
-    eventVersion: '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: env.region,
-    dynamodb: {
-      ApproximateCreationDateTime: 1_795_000_000,
-      Keys: marshall(lotKey(image.offering_id as string)),
-      NewImage: marshall(image, { removeUndefinedValues: true }),
-      SequenceNumber: '4000000000000000000001',
-      SizeBytes: 1_000,
-      StreamViewType: 'NEW_IMAGE',
-    },
-  };
+  const { key, body } = failedBatchObject({
+    functionName,
+    functionArn: `arn:aws:lambda:${env.region}:000000000000:function:${functionName}`,
+    requestId: `${RUN}-request`,
+    condition: 'RetryAttemptsExhausted',
+    invocations: 11,
+    threw: true,
+    shardId: SHARD,
+    streamArn: 'arn:aws:dynamodb:ddblocal:000000000000:table/market/stream/2026-11-25T00:00:00.000',
+    records: [
+      {
+        record: {
+          eventID: `${RUN}-1`,
+          eventName: 'MODIFY',
+          eventVersion: '1.1',
+          eventSource: 'aws:dynamodb',
+          awsRegion: env.region,
+          dynamodb: {
+            ApproximateCreationDateTime: 1_795_000_000,
+            Keys: marshall(lotKey(image.offering_id as string)) as never,
+            NewImage: marshall(image, { removeUndefinedValues: true }) as never,
+            SequenceNumber: '4000000000000000000001',
+            SizeBytes: 1_000,
+            StreamViewType: 'NEW_IMAGE',
+          },
+        },
+        at: Date.now(),
+      },
+    ],
+    now: Date.now(),
+  });
   await s3Client(env).send(
     new PutObjectCommand({
       Bucket: env.failedBatchesBucket,
       Key: key,
       ContentType: 'application/json',
-      Body: JSON.stringify({
-        requestContext: {
-          requestId: `${RUN}-request`,
-          functionArn: `arn:aws:lambda:${env.region}:000000000000:function:${functionName}`,
-          condition: 'RetryAttemptsExhausted',
-          approximateInvokeCount: 11,
-        },
-        responseContext: {
-          statusCode: 200,
-          executedVersion: '$LATEST',
-          functionError: 'Unhandled',
-        },
-        version: '1.0',
-        timestamp: new Date().toISOString(),
-        DDBStreamBatchInfo: {
-          shardId: 'shardId-0001',
-          startSequenceNumber: record.dynamodb.SequenceNumber,
-          endSequenceNumber: record.dynamodb.SequenceNumber,
-          approximateArrivalOfFirstRecord: '2026-11-25T10:00:00Z',
-          approximateArrivalOfLastRecord: '2026-11-25T10:00:00Z',
-          batchSize: 1,
-          streamArn:
-            'arn:aws:dynamodb:ddblocal:000000000000:table/market/stream/2026-11-25T00:00:00.000',
-        },
-        payload: JSON.stringify({ Records: [record] }),
-      }),
+      Body: body,
     }),
   );
   return key;
 }
 
+/** The kept batches of this run's shard, whichever function they name. */
 async function keptKeys(): Promise<string[]> {
   const env = readEnv();
   const listed = await s3Client(env).send(
-    new ListObjectsV2Command({
-      Bucket: env.failedBatchesBucket,
-      Prefix: `${FAILED_BATCHES_PREFIX}${RUN}/`,
-    }),
+    new ListObjectsV2Command({ Bucket: env.failedBatchesBucket, Prefix: FAILED_BATCHES_PREFIX }),
   );
-  return (listed.Contents ?? []).map((object) => object.Key as string);
+  return (listed.Contents ?? [])
+    .map((object) => object.Key as string)
+    .filter((key) => key.includes(`/${SHARD}/`));
 }
 
 async function outbidNotices(user: TestUser, offeringId: string): Promise<number> {

@@ -75,9 +75,6 @@ export function startScheduler(options: SchedulerOptions = {}): Scheduler {
   const now = options.now ?? Date.now;
 
   const jobs: Record<string, SchedulerJob> = {};
-  // The Lambda function each job runs in: its own, or the stream trigger's it runs on (`runsOn`),
-  // whose name the trigger's kept failed batches carry (the poller names it the same).
-  const functionNames = new Map<string, string>();
   for (const [name, job] of Object.entries(definitions)) {
     // As CDK refuses them (app.ts checkScheduledJobs): a timer of 0 ms would spin.
     if (!Number.isInteger(job.rateMinutes) || job.rateMinutes < 1) {
@@ -86,7 +83,6 @@ export function startScheduler(options: SchedulerOptions = {}): Scheduler {
     // A missing module fails the start, loudly, rather than every tick.
     handlers.check(job.handler);
     jobs[name] = { handler: job.handler, rateMinutes: job.rateMinutes };
-    functionNames.set(name, job.runsOn ?? name);
   }
 
   const running = new Set<Promise<unknown>>();
@@ -104,7 +100,13 @@ export function startScheduler(options: SchedulerOptions = {}): Scheduler {
       const handler = await handlers.load(job.handler);
       return handler(
         scheduledEvent(name, region, now()) as never,
-        lambdaContext(functionNames.get(name) ?? name, { region, timeoutMs: JOB_TIMEOUT_MS, now }),
+        // The function it runs in: its own, or the stream trigger's it runs on (`runsOn`), whose
+        // name the trigger's kept failed batches carry (the poller names it the same).
+        lambdaContext(definitions[name]?.runsOn ?? name, {
+          region,
+          timeoutMs: JOB_TIMEOUT_MS,
+          now,
+        }),
       );
     })();
     running.add(run);
