@@ -296,6 +296,7 @@ describe('fan-out of a new offering to the followers (workflow on the twin)', ()
       expect(live).toMatchObject({
         counters: {
           unread: 1,
+          version: 1,
           sections: { minter: 0, update: 0, asset: 0, market: 1 },
         } satisfies UnreadCounters,
       });

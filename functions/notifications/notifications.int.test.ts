@@ -102,6 +102,7 @@ describe('notifications on the twin', () => {
     const [user, other] = await Promise.all([newUser(RUN), newUser(RUN)]);
     expect(await counters(user)).toEqual({
       unread: 0,
+      version: 0,
       sections: { minter: 0, update: 0, asset: 0, market: 0 },
     });
     expect(await list(user)).toEqual({ notifications: [], nextCursor: null });
@@ -109,6 +110,7 @@ describe('notifications on the twin', () => {
     await emit(user.id, 'minter_pending', { payload: { status: 'pending' } });
     expect(await counters(user)).toEqual({
       unread: 12,
+      version: 12,
       sections: { minter: 1, update: 0, asset: 0, market: 11 },
     });
     const first = await list(user);
@@ -167,10 +169,22 @@ describe('notifications on the twin', () => {
     const read = await mark(user, a.id, { read: true, mode: 'sidebar' });
     expect(read.status).toBe(200);
     expect(read.json.data.notification.read).toBe(true);
-    expect(read.json.data.counters).toMatchObject({ unread: 1, sections: { market: 0, asset: 1 } });
+    // Every change of the counters moves their version on (two notifications, then this read), so
+    // a tab keeps the newest copy whatever order they reach it in.
+    expect(read.json.data.counters).toMatchObject({
+      unread: 1,
+      version: 3,
+      sections: { market: 0, asset: 1 },
+    });
     // A repeat changes nothing; back to unread counts again.
-    expect((await mark(user, a.id, { read: true })).json.data.counters.unread).toBe(1);
-    expect((await mark(user, a.id, { read: false })).json.data.counters.unread).toBe(2);
+    expect((await mark(user, a.id, { read: true })).json.data.counters).toMatchObject({
+      unread: 1,
+      version: 3,
+    });
+    expect((await mark(user, a.id, { read: false })).json.data.counters).toMatchObject({
+      unread: 2,
+      version: 4,
+    });
     expect((await mark(user, 'NOPE', { read: true })).json.error.code).toBe(
       'notifications.errors.not_found',
     );
@@ -183,12 +197,15 @@ describe('notifications on the twin', () => {
       `/api/notifications/${user.id}/sidebarmarkallread`,
       { token: user.accessToken },
     );
-    expect(all.json.data.unread).toBe(0);
+    expect(all.json.data).toMatchObject({ unread: 0, version: 5 });
     expect((await list(user)).notifications.every((n) => n.read)).toBe(true);
     // After mark-all: one back to unread, a new one arrives; both count.
-    expect((await mark(user, a.id, { read: false })).json.data.counters.unread).toBe(1);
+    expect((await mark(user, a.id, { read: false })).json.data.counters).toMatchObject({
+      unread: 1,
+      version: 6,
+    });
     await emit(user.id, 'market_ordercancelled');
-    expect((await counters(user)).unread).toBe(2);
+    expect(await counters(user)).toMatchObject({ unread: 2, version: 7 });
     const after = await list(user);
     expect(after.notifications.filter((n) => !n.read).map((n) => n.activity)).toEqual([
       'market_ordercancelled',

@@ -65,7 +65,8 @@ export interface NotificationsRepo {
   newestId(userId: string): Promise<string | undefined>;
   /**
    * Sets `read` on a notification (in the current epoch) and moves its section's counters by
-   * `delta`, conditioned on the notification and the watermark being as read.
+   * `delta` (and their version by one), conditioned on the notification and the watermark being
+   * as read.
    */
   setRead(input: {
     userId: string;
@@ -75,7 +76,10 @@ export interface NotificationsRepo {
     section: NotificationSection;
     watermark: { read_before?: string; read_epoch?: string };
   }): Promise<WriteOutcome>;
-  /** Mark all: counters to 0 and the watermark to `newest`, if no notification came since. */
+  /**
+   * Mark all: counters to 0 and the watermark to `newest`, if the counters did not change since
+   * `version` was read (no notification came, none was read meanwhile); the version moves on.
+   */
   markAll(input: {
     userId: string;
     version: number;
@@ -309,7 +313,7 @@ export function createNotificationsRepo(deps: {
                 Update: {
                   TableName,
                   Key: stateKey(userId),
-                  UpdateExpression: 'ADD #unread :delta, #section :delta',
+                  UpdateExpression: 'ADD #unread :delta, #section :delta, version :one',
                   ConditionExpression: `attribute_exists(pk) AND ${stateCondition}`,
                   ExpressionAttributeNames: {
                     '#unread': UNREAD_ATTRIBUTE,
@@ -317,6 +321,7 @@ export function createNotificationsRepo(deps: {
                   },
                   ExpressionAttributeValues: {
                     ':delta': delta,
+                    ':one': 1,
                     ...(watermark.read_epoch === undefined
                       ? {}
                       : { ':epoch': watermark.read_epoch }),
@@ -343,7 +348,7 @@ export function createNotificationsRepo(deps: {
           new UpdateCommand({
             TableName,
             Key: stateKey(userId),
-            UpdateExpression: `SET #unread = :zero, ${zeros.join(', ')}, read_before = :newest, read_epoch = :epoch`,
+            UpdateExpression: `SET #unread = :zero, ${zeros.join(', ')}, read_before = :newest, read_epoch = :epoch ADD version :one`,
             ConditionExpression: 'version = :version',
             ExpressionAttributeNames: { '#unread': UNREAD_ATTRIBUTE, ...names },
             ExpressionAttributeValues: {
@@ -351,6 +356,7 @@ export function createNotificationsRepo(deps: {
               ':newest': newest,
               ':epoch': epoch,
               ':version': version,
+              ':one': 1,
             },
           }),
         );

@@ -62,14 +62,16 @@ describe('reading rules (001 §4)', () => {
     });
     expect(countersOf(undefined)).toEqual({
       unread: 0,
+      version: 0,
       sections: { minter: 0, update: 0, asset: 0, market: 0 },
     });
-    expect(countersOf({ unread: 3, unread_market: 2, unread_asset: 1, unread_minter: -1 })).toEqual(
-      {
-        unread: 3,
-        sections: { minter: 0, update: 0, asset: 1, market: 2 },
-      },
-    );
+    expect(
+      countersOf({ unread: 3, unread_market: 2, unread_asset: 1, unread_minter: -1, version: 9 }),
+    ).toEqual({
+      unread: 3,
+      version: 9,
+      sections: { minter: 0, update: 0, asset: 1, market: 2 },
+    });
   });
 });
 

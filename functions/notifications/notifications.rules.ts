@@ -74,7 +74,11 @@ export function countersOf(state: Record<string, unknown> | undefined): UnreadCo
       nonNegative(state?.[sectionAttribute(section)]),
     ]),
   ) as UnreadCounters['sections'];
-  return { unread: nonNegative(state?.[UNREAD_ATTRIBUTE]), sections };
+  return {
+    unread: nonNegative(state?.[UNREAD_ATTRIBUTE]),
+    version: nonNegative(state?.version),
+    sections,
+  };
 }
 
 export function emailAttribute(group: EmailGroup): string {

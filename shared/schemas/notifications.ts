@@ -155,9 +155,15 @@ export const notificationSchema = z.object({
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
-/** The unread counters (001 §4: they count only unread), maintained on write. */
+/**
+ * The unread counters (001 §4: they count only unread), maintained on write. `version` grows with
+ * every change of them (a notification, a read, an unread, a mark-all): of two copies that reach a
+ * tab in either order (a live event, an answer, a fetch started before the change), the one with
+ * the higher version is the newer.
+ */
 export const unreadCountersSchema = z.object({
   unread: z.number().int().nonnegative(),
+  version: z.number().int().nonnegative(),
   sections: z.object({
     minter: z.number().int().nonnegative(),
     update: z.number().int().nonnegative(),

@@ -29,12 +29,15 @@ export function notificationFixture(
   };
 }
 
+/** Counters as the server sends them; `version` grows with each change (0 unless a test orders). */
 export function countersFixture(
   unread: number,
   sections: Partial<UnreadCounters['sections']> = {},
+  version = 0,
 ) {
   return {
     unread,
+    version,
     sections: { minter: 0, update: 0, asset: 0, market: unread, ...sections },
   } satisfies UnreadCounters;
 }

@@ -218,6 +218,66 @@ describe('the bell', () => {
     expect(button.getAttribute('data-ringing')).toBe('false');
   });
 
+  it('keeps the newer count when the count fetched on arrival answers after a live event', async () => {
+    // The page loads while another tab marks all read: the count is read before (3, version 4),
+    // the other tab's event (0, version 5) arrives first.
+    const held = deferred<Response>();
+    renderAsUser({ handlers: { [CALLS.unread]: () => held.promise } });
+    const button = await bell();
+    await waitFor(() => expect(FakeSocket.all.length).toBe(1));
+    act(() =>
+      FakeSocket.broadcast({
+        type: 'notification.updated',
+        id: 'm-5',
+        counters: countersFixture(0, {}, 5),
+      }),
+    );
+    held.resolve(ok(countersFixture(3, {}, 4)));
+    await act(() => held.promise.then(() => new Promise((resolve) => setTimeout(resolve, 50))));
+    expect(button.getAttribute('aria-label')).toBe('Notifications');
+    expect(document.title).not.toMatch(/^\(/);
+  });
+
+  it('fetches the count again once the socket opens: a notification sent before it is counted', async () => {
+    const { fetchMock, state } = renderAsUser({ counters: countersFixture(0, {}, 2) });
+    const button = await bell('Notifications');
+    await waitFor(() => expect(FakeSocket.all.length).toBe(1));
+    const before = callsTo(fetchMock, CALLS.unread).length;
+    // Two notifications came between the count's answer and the socket's opening: no event.
+    state.counters = countersFixture(2, {}, 4);
+    act(() => FakeSocket.all[0]?.onopen?.());
+    await waitFor(() => expect(button.getAttribute('aria-label')).toBe('Notifications, 2 unread'));
+    expect(callsTo(fetchMock, CALLS.unread).length).toBe(before + 1);
+  });
+
+  it('keeps the newer count when two live events arrive in the other order', async () => {
+    const { fetchMock, state } = renderAsUser({ counters: countersFixture(1, {}, 7) });
+    const button = await bell('Notifications, 1 unread');
+    await waitFor(() => expect(FakeSocket.all.length).toBe(1));
+    const before = callsTo(fetchMock, CALLS.unread).length;
+    // Another tab read the unread one (version 8), then a notification came (version 9); the
+    // read's event is delivered last.
+    state.counters = countersFixture(1, {}, 9);
+    act(() =>
+      FakeSocket.broadcast({
+        type: 'notification.created',
+        id: 'm-9',
+        notificationId: 'n-9',
+        counters: countersFixture(1, {}, 9),
+      }),
+    );
+    await waitFor(() => expect(callsTo(fetchMock, CALLS.unread).length).toBe(before + 1));
+    act(() =>
+      FakeSocket.broadcast({
+        type: 'notification.updated',
+        id: 'm-8',
+        counters: countersFixture(0, {}, 8),
+      }),
+    );
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(button.getAttribute('aria-label')).toBe('Notifications, 1 unread');
+  });
+
   it('takes the counters of notification.updated (another tab read some)', async () => {
     renderAsUser({ counters: countersFixture(4) });
     const button = await bell('Notifications, 4 unread');
@@ -238,7 +298,10 @@ describe('the bell', () => {
     const button = await bell('Notifications, 1 unread');
     await waitFor(() => expect(FakeSocket.all.length).toBe(1));
     const first = FakeSocket.all[0];
+    const loaded = callsTo(fetchMock, CALLS.unread).length;
     act(() => first?.onopen?.());
+    // The first opening reads the count once more (a notification may have come before it).
+    await waitFor(() => expect(callsTo(fetchMock, CALLS.unread).length).toBe(loaded + 1));
     const before = callsTo(fetchMock, CALLS.unread).length;
     // Offline for a while: a notification was created meanwhile.
     state.counters = countersFixture(5);
@@ -421,6 +484,39 @@ describe('the notifications dialog', () => {
     first.resolve(ok({ notification: { ...bid, read: true }, counters: countersFixture(0) }));
     await waitFor(() => expect(callsTo(fetchMock, CALLS.unread).length).toBeGreaterThan(reads));
     await waitFor(() => expect(button.getAttribute('aria-label')).toBe('Notifications'));
+  });
+
+  it('keeps a notification that came while a mark was on its way, whose answer comes after it', async () => {
+    const answer = deferred<Response>();
+    const { state } = renderAsUser({
+      counters: countersFixture(1, {}, 3),
+      pages: { '': { notifications: [bid], nextCursor: null } },
+      handlers: { [CALLS.one('n-1')]: () => answer.promise },
+    });
+    const button = await bell('Notifications, 1 unread');
+    await userEvent.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
+    const target = await row(dialog, /Blue Vase/);
+    await userEvent.click(within(rowItem(target)).getByRole('button', { name: 'Mark as read' }));
+    await waitFor(() => expect(button.getAttribute('aria-label')).toBe('Notifications'));
+    // The server read it (version 4), then a notification came (version 5), whose event arrives
+    // before the mark's answer.
+    state.counters = countersFixture(1, {}, 5);
+    act(() =>
+      FakeSocket.broadcast({
+        type: 'notification.created',
+        id: 'm-5',
+        notificationId: 'n-5',
+        counters: countersFixture(1, {}, 5),
+      }),
+    );
+    await waitFor(() => expect(button.getAttribute('aria-label')).toBe('Notifications, 1 unread'));
+    answer.resolve(
+      ok({ notification: { ...bid, read: true }, counters: countersFixture(0, {}, 4) }),
+    );
+    await waitFor(() => expect(target.getAttribute('data-read')).toBe('true'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(button.getAttribute('aria-label')).toBe('Notifications, 1 unread');
   });
 
   it('undoes a mark that failed, and says so', async () => {

@@ -21,6 +21,18 @@ export const notificationKeys = {
   list: (userId: string) => [...notificationKeys.user(userId), 'list'] as const,
 };
 
+/**
+ * Of the counters held and those received, the newer: the higher version, or the received ones on
+ * a tie. Counters reach a tab in any order (a live event, a call's answer, a fetch that started
+ * before the last change), and an older copy must not undo a newer one.
+ */
+export function newerCounters(
+  held: UnreadCounters | undefined,
+  received: UnreadCounters,
+): UnreadCounters {
+  return held !== undefined && held.version > received.version ? held : received;
+}
+
 /** GET /api/notifications/{id}/unread → the unread counters, in total and per section. */
 export function fetchUnreadCounters(userId: string, signal?: AbortSignal): Promise<UnreadCounters> {
   return apiGet(`${base(userId)}/unread`, { schema: unreadCountersSchema, signal });

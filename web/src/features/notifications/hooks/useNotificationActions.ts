@@ -7,7 +7,12 @@ import {
 } from '@shared/schemas/notifications';
 import { useErrorText } from '../../../lib/errors';
 import { toasts } from '../../../lib/toast';
-import { markAllNotificationsRead, markNotification, notificationKeys } from '../api/notifications';
+import {
+  markAllNotificationsRead,
+  markNotification,
+  newerCounters,
+  notificationKeys,
+} from '../api/notifications';
 
 type ListData = InfiniteData<NotificationPage, string | null>;
 
@@ -20,7 +25,7 @@ function mapList(data: ListData | undefined, change: (item: Notification) => Not
   };
 }
 
-/** The counters with one notification of `section` read (-1) or unread (+1). */
+/** The counters with one notification of `section` read (-1) or unread (+1), a guess until answered. */
 function shiftCounters(
   counters: UnreadCounters | undefined,
   section: Notification['type'],
@@ -28,18 +33,23 @@ function shiftCounters(
 ): UnreadCounters | undefined {
   if (!counters) return counters;
   return {
+    ...counters,
     unread: Math.max(0, counters.unread + delta),
     sections: { ...counters.sections, [section]: Math.max(0, counters.sections[section] + delta) },
   };
 }
 
-const NO_UNREAD: UnreadCounters = {
-  unread: 0,
-  sections: Object.fromEntries(NOTIFICATION_SECTIONS.map((section) => [section, 0])) as Record<
-    (typeof NOTIFICATION_SECTIONS)[number],
-    number
-  >,
-};
+/** The counters once all are read, a guess until answered (the version of those it replaces). */
+function noUnread(counters: UnreadCounters | undefined): UnreadCounters {
+  return {
+    unread: 0,
+    version: counters?.version ?? 0,
+    sections: Object.fromEntries(NOTIFICATION_SECTIONS.map((section) => [section, 0])) as Record<
+      (typeof NOTIFICATION_SECTIONS)[number],
+      number
+    >,
+  };
+}
 
 /** Which change is the newest: only its answer's counters are kept. */
 let changes = 0;
@@ -104,7 +114,9 @@ export function useNotificationActions(userId: string) {
     },
     onSuccess: (answer, _variables, context) => {
       if (context.change !== changes) return;
-      queryClient.setQueryData(countersKey, answer.counters);
+      queryClient.setQueryData<UnreadCounters>(countersKey, (held) =>
+        newerCounters(held, answer.counters),
+      );
       setRead(answer.notification.id, answer.notification.read);
     },
     onSettled: () => {
@@ -123,7 +135,7 @@ export function useNotificationActions(userId: string) {
           return item.read ? item : { ...item, read: true };
         }),
       );
-      queryClient.setQueryData(countersKey, NO_UNREAD);
+      queryClient.setQueryData<UnreadCounters>(countersKey, noUnread);
       return { change: sending(), unread };
     },
     onError: (error, _variables, context) => {
@@ -134,7 +146,11 @@ export function useNotificationActions(userId: string) {
       failed(error);
     },
     onSuccess: (counters, _variables, context) => {
-      if (context.change === changes) queryClient.setQueryData(countersKey, counters);
+      if (context.change === changes) {
+        queryClient.setQueryData<UnreadCounters>(countersKey, (held) =>
+          newerCounters(held, counters),
+        );
+      }
     },
     onSettled: () => {
       if (answered()) void queryClient.invalidateQueries({ queryKey: countersKey });
