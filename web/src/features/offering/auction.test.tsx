@@ -573,6 +573,36 @@ describe('auction panel', () => {
     expect(await within(article).findByText('$18,50')).toBeTruthy();
   });
 
+  it('reads the lot again once its topic is subscribed: a bid made before that is shown', async () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    let lot = auctionViewFixture();
+    const fetchMock = asBidder(() => lot, {}, { live: true });
+    renderRoute(PAGE);
+    const article = await panel();
+    await within(article).findByRole('list', { name: 'Bids (1)' });
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+    const socket = FakeSocket.all[0] as FakeSocket;
+    act(() => socket.open());
+    // Dora bid after the lot was read and before the subscription was in: nobody here heard it.
+    lot = auctionViewFixture({
+      minimBid: 1900,
+      bids: 2,
+      bidlist: [
+        bidEntryFixture({ bidid: 'b3', nick: 'dora', amount: 1800 }),
+        bidEntryFixture({ status: 'outbid' }),
+      ],
+    });
+    const before = callsTo(fetchMock, LOT).length;
+    // Another topic's acknowledgement reads nothing.
+    act(() => FakeSocket.broadcast({ type: 'subscribed', id: 's-0', topic: 'offering:other' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(callsTo(fetchMock, LOT).length).toBe(before);
+    act(() => FakeSocket.broadcast({ type: 'subscribed', id: 's-1', topic: `offering:${ID}` }));
+    expect(await within(article).findByRole('list', { name: 'Bids (2)' })).toBeTruthy();
+    expect(within(article).getByText('$19,00')).toBeTruthy();
+    expect(callsTo(fetchMock, LOT).length).toBe(before + 1);
+  });
+
   it("spreads the watchers' reads: one read of the lot for a burst of bids, the viewer's own news at once", async () => {
     vi.stubGlobal('WebSocket', FakeSocket);
     // This watcher's moment: the middle of the 2 s window.

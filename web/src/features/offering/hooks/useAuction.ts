@@ -96,8 +96,10 @@ export function useAssignedTokens(lot: AuctionView, userId: string) {
  * bid.outbid, auction.result, order.paid, order.updated). Each message moves what it carries at
  * once (the end, so the countdown follows an extension; the minimum next bid; the phase) and reads
  * the lot again: at once for the viewer's own news and the phase, within LOT_REFRESH_SPREAD_MS for
- * what the topic tells every watcher; a reconnect reads it again at once too. The phase and the result read the offering and
- * the caller's copies again; a payment of one of those copies' orders reads the copies and the lot.
+ * what the topic tells every watcher; a reconnect, and the server's `subscribed` (the topic is
+ * heard from then on, and anything it said before was missed), read it again at once too. The
+ * phase and the result read the offering and the caller's copies again; a payment of one of those
+ * copies' orders reads the copies and the lot.
  */
 export function useAuctionLive(offeringId: string, enabled: boolean, seller: boolean): void {
   const queryClient = useQueryClient();
@@ -130,6 +132,12 @@ export function useAuctionLive(offeringId: string, enabled: boolean, seller: boo
   );
   const onMessage = useCallback(
     (message: ServerMessage) => {
+      if (message.type === 'subscribed') {
+        // The topic is heard from now on: what it said between the lot's read and now (a bid, an
+        // extension) reached no one here, so the lot is read again.
+        if (message.topic === topics[0]) readLot(false);
+        return;
+      }
       if (message.type === 'order.paid' || message.type === 'order.updated') {
         if (userId === null) return;
         const copies = queryClient.getQueryData<AssignedTokens>(
@@ -195,7 +203,7 @@ export function useAuctionLive(offeringId: string, enabled: boolean, seller: boo
         void queryClient.invalidateQueries({ queryKey: bidKeys.allMine(userId) });
       }
     },
-    [queryClient, offeringId, viewerKey, userId, seller, readLot],
+    [queryClient, offeringId, viewerKey, userId, seller, readLot, topics],
   );
   const onOpen = useCallback(
     ({ reconnect }: { reconnect: boolean }) => {
