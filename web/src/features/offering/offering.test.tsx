@@ -320,6 +320,51 @@ describe('owner actions', () => {
     expect(await within(panel).findByText('Delisted')).toBeTruthy();
   });
 
+  it("reads the seller's offering again when the socket first opens, and a buyer's only on a reconnect", async () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    FakeSocket.all = [];
+    let current = mine({ can_delist: false }, { status: 'delisting', display_status: 'delisting' });
+    const theirs = offeringDetailFixture(
+      {},
+      { id: OFFERING_IDS.auction, seller: { id: 'user-2', nick: 'bo' } },
+    );
+    const fetchMock = asUser(
+      [offeringCardFixture({ seller: { id: 'user-1', nick: 'ana' } }), theirs],
+      [],
+      {
+        [`${USER}/offering/getofferingbyid/${OFFERING_IDS.fixed}`]: () => ok(current),
+        [`${USER}/offering/getofferingbyid/${OFFERING_IDS.auction}`]: () => ok(theirs),
+      },
+      { ...configWithAuthFixture(), realtimeUrl: 'ws://localhost:3001' },
+    );
+    renderRoute(PAGE);
+    const panel = await offeringPanel('Your offering');
+    expect(await within(panel).findByText('Delisting')).toBeTruthy();
+    await waitFor(() =>
+      expect(callsTo(fetchMock, `/getofferingbyid/${OFFERING_IDS.auction}`).length).toBe(1),
+    );
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+    const mineReads = callsTo(fetchMock, `/getofferingbyid/${OFFERING_IDS.fixed}`).length;
+    // The copies came back before the socket was there: its event reached no one.
+    current = mine(
+      { can_delist: false },
+      { status: 'delisted', display_status: 'available', copies_left: 3 },
+    );
+    act(() => (FakeSocket.all[0] as FakeSocket).open());
+    expect(await within(panel).findByText('Delisted')).toBeTruthy();
+    expect(callsTo(fetchMock, `/getofferingbyid/${OFFERING_IDS.fixed}`).length).toBe(mineReads + 1);
+    // Another seller's offering hears nothing here: not read again for the opening.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(callsTo(fetchMock, `/getofferingbyid/${OFFERING_IDS.auction}`).length).toBe(1);
+    // After a reconnect, anything may have changed while the socket was closed: both are read.
+    act(() => FakeSocket.all[0]?.onclose?.());
+    await waitFor(() => expect(FakeSocket.all.length).toBe(2), { timeout: 3_000 });
+    act(() => (FakeSocket.all[1] as FakeSocket).open());
+    await waitFor(() =>
+      expect(callsTo(fetchMock, `/getofferingbyid/${OFFERING_IDS.auction}`).length).toBe(2),
+    );
+  });
+
   it("shows a refused delist's error text", async () => {
     const fetchMock = asUser(
       [offeringCardFixture({ seller: { id: 'user-1', nick: 'ana' } })],

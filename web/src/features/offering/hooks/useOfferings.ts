@@ -68,7 +68,8 @@ const COPIES_MOVED = new Set(['delisted', 'sold', 'expired', 'not_validated']);
 
 /**
  * Live: an `offering.updated` event for one of the offerings shown reads it again (and tells
- * `onCopiesMoved` when its copies changed); after a reconnect every shown offering is read again.
+ * `onCopiesMoved` when its copies changed); after a reconnect every shown offering is read again,
+ * and when the socket first opens the viewer's own ones (the event goes to the seller alone).
  */
 export function useOfferingsLive(shown: readonly string[], onCopiesMoved?: () => void): void {
   const queryClient = useQueryClient();
@@ -92,9 +93,14 @@ export function useOfferingsLive(shown: readonly string[], onCopiesMoved?: () =>
   );
   const onOpen = useCallback(
     ({ reconnect }: { reconnect: boolean }) => {
-      if (!reconnect) return;
       for (const id of ids.current) {
-        void queryClient.invalidateQueries({ queryKey: offeringKeys.detail(id, viewerKey) });
+        const queryKey = offeringKeys.detail(id, viewerKey);
+        // The first opening: only the seller hears `offering.updated`, so only their offerings,
+        // read before the socket was there, may have missed one (a listing approved meanwhile).
+        if (!reconnect && queryClient.getQueryData<OfferingDetail>(queryKey)?.is_seller !== true) {
+          continue;
+        }
+        void queryClient.invalidateQueries({ queryKey });
       }
     },
     [queryClient, viewerKey],
