@@ -159,6 +159,25 @@ const outbid = notificationFixture({
   itemmarket: 'item-2',
 });
 
+/**
+ * One unread bid notification, its dialog open and "Mark as read" clicked; the mark's answer is
+ * held until the test gives it (`answer`).
+ */
+async function markHeld(counters: UnreadCounters) {
+  const answer = deferred<Response>();
+  const setup = renderAsUser({
+    counters,
+    pages: { '': { notifications: [bid], nextCursor: null } },
+    handlers: { [CALLS.one('n-1')]: () => answer.promise },
+  });
+  const button = await bell('Notifications, 1 unread');
+  await userEvent.click(button);
+  const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
+  const target = await row(dialog, /Blue Vase/);
+  await userEvent.click(within(rowItem(target)).getByRole('button', { name: 'Mark as read' }));
+  return { ...setup, answer, button, target };
+}
+
 /** A second unread bid notification, and the same once read. */
 function bidFixtureRead(id: string, itemName: string) {
   const unread = notificationFixture({
@@ -487,17 +506,7 @@ describe('the notifications dialog', () => {
   });
 
   it('keeps a notification that came while a mark was on its way, whose answer comes after it', async () => {
-    const answer = deferred<Response>();
-    const { state } = renderAsUser({
-      counters: countersFixture(1, {}, 3),
-      pages: { '': { notifications: [bid], nextCursor: null } },
-      handlers: { [CALLS.one('n-1')]: () => answer.promise },
-    });
-    const button = await bell('Notifications, 1 unread');
-    await userEvent.click(button);
-    const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
-    const target = await row(dialog, /Blue Vase/);
-    await userEvent.click(within(rowItem(target)).getByRole('button', { name: 'Mark as read' }));
+    const { state, answer, button, target } = await markHeld(countersFixture(1, {}, 3));
     await waitFor(() => expect(button.getAttribute('aria-label')).toBe('Notifications'));
     // The server read it (version 4), then a notification came (version 5), whose event arrives
     // before the mark's answer.
@@ -520,17 +529,7 @@ describe('the notifications dialog', () => {
   });
 
   it('undoes a mark that failed, and says so', async () => {
-    const answer = deferred<Response>();
-    renderAsUser({
-      counters: countersFixture(1),
-      pages: { '': { notifications: [bid], nextCursor: null } },
-      handlers: { [CALLS.one('n-1')]: () => answer.promise },
-    });
-    const button = await bell('Notifications, 1 unread');
-    await userEvent.click(button);
-    const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
-    const target = await row(dialog, /Blue Vase/);
-    await userEvent.click(within(rowItem(target)).getByRole('button', { name: 'Mark as read' }));
+    const { answer, button, target } = await markHeld(countersFixture(1));
     // At once, before the answer.
     await waitFor(() => expect(target.getAttribute('data-read')).toBe('true'));
     await waitFor(() => expect(button.getAttribute('aria-label')).toBe('Notifications'));

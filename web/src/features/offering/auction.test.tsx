@@ -100,6 +100,29 @@ function asGuest(lot: AuctionView) {
 }
 
 const panel = () => screen.findByRole('article', { name: 'Offering by @lumen' });
+
+/** @ana on a lot with one bid, followed live: the panel shown and the socket open. */
+async function watchingLiveLot(lot: () => AuctionView) {
+  vi.stubGlobal('WebSocket', FakeSocket);
+  const fetchMock = asBidder(lot, {}, { live: true });
+  renderRoute(PAGE);
+  const article = await panel();
+  await within(article).findByRole('list', { name: 'Bids (1)' });
+  await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+  act(() => (FakeSocket.all[0] as FakeSocket).open());
+  return { fetchMock, article };
+}
+
+/** The lot once @dora bid 18,00 over the first bid: two bids, 19,00 to go on. */
+const doraBid = () =>
+  auctionViewFixture({
+    minimBid: 1900,
+    bids: 2,
+    bidlist: [
+      bidEntryFixture({ bidid: 'b3', nick: 'dora', amount: 1800 }),
+      bidEntryFixture({ status: 'outbid' }),
+    ],
+  });
 const bidForm = () => screen.findByRole('form', { name: 'Place a bid' });
 const amountField = (form: HTMLElement) =>
   within(form).getByRole('textbox', { name: /^Your bid per copy/ });
@@ -574,24 +597,10 @@ describe('auction panel', () => {
   });
 
   it('reads the lot again once its topic is subscribed: a bid made before that is shown', async () => {
-    vi.stubGlobal('WebSocket', FakeSocket);
     let lot = auctionViewFixture();
-    const fetchMock = asBidder(() => lot, {}, { live: true });
-    renderRoute(PAGE);
-    const article = await panel();
-    await within(article).findByRole('list', { name: 'Bids (1)' });
-    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
-    const socket = FakeSocket.all[0] as FakeSocket;
-    act(() => socket.open());
+    const { fetchMock, article } = await watchingLiveLot(() => lot);
     // Dora bid after the lot was read and before the subscription was in: nobody here heard it.
-    lot = auctionViewFixture({
-      minimBid: 1900,
-      bids: 2,
-      bidlist: [
-        bidEntryFixture({ bidid: 'b3', nick: 'dora', amount: 1800 }),
-        bidEntryFixture({ status: 'outbid' }),
-      ],
-    });
+    lot = doraBid();
     const before = callsTo(fetchMock, LOT).length;
     // Another topic's acknowledgement reads nothing.
     act(() => FakeSocket.broadcast({ type: 'subscribed', id: 's-0', topic: 'offering:other' }));
@@ -604,27 +613,13 @@ describe('auction panel', () => {
   });
 
   it("spreads the watchers' reads: one read of the lot for a burst of bids, the viewer's own news at once", async () => {
-    vi.stubGlobal('WebSocket', FakeSocket);
     // This watcher's moment: the middle of the 2 s window.
     const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
     onTestFinished(() => random.mockRestore());
     let lot = auctionViewFixture();
-    const fetchMock = asBidder(() => lot, {}, { live: true });
-    renderRoute(PAGE);
-    const article = await panel();
-    await within(article).findByRole('list', { name: 'Bids (1)' });
-    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
-    const socket = FakeSocket.all[0] as FakeSocket;
-    act(() => socket.open());
+    const { fetchMock, article } = await watchingLiveLot(() => lot);
     const before = callsTo(fetchMock, LOT).length;
-    lot = auctionViewFixture({
-      minimBid: 1900,
-      bids: 2,
-      bidlist: [
-        bidEntryFixture({ bidid: 'b3', nick: 'dora', amount: 1800 }),
-        bidEntryFixture({ status: 'outbid' }),
-      ],
-    });
+    lot = doraBid();
     for (const [index, minimBid] of [1650, 1750, 1900].entries()) {
       act(() =>
         FakeSocket.broadcast({
