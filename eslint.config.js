@@ -60,7 +60,9 @@ export default tseslint.config(
   // --- functions/: the domain seams (docs/architecture.md "Layering rules") -----------------
   {
     // A domain imports another domain only through its public module (`../<domain>/index`);
-    // core and shared are open to all. Tests follow the same rule, except the testing/ helpers.
+    // core and shared are open to all. Tests follow the same rule, except that they (and the
+    // testing/ helpers) may use another domain's testing/ helpers; product code never does, so no
+    // test helper reaches a handler's bundle.
     files: ['functions/**/*.ts'],
     ignores: ['functions/core/**'],
     rules: {
@@ -69,7 +71,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+(?!core/|shared/|infra/)[a-z-]+/(?!index$|testing/)',
+              regex: '^(\\.\\./)+(?!core/|shared/|infra/)[a-z-]+/(?!index$)',
               message:
                 "Import another domain through its public module only: '../<domain>/index' (docs/architecture.md).",
             },
@@ -84,7 +86,7 @@ export default tseslint.config(
     },
   },
   {
-    // The adapters (and test helpers that set the twin up) may call the SDK; still no deep imports.
+    // The adapters may call the SDK; still no deep imports.
     files: [
       'functions/**/*.repo.ts',
       'functions/**/*.store.ts',
@@ -92,9 +94,27 @@ export default tseslint.config(
       'functions/**/*.sender.ts',
       'functions/accounts/identity.ts',
       'functions/accounts/messages.ts',
-      'functions/**/*.test.ts',
-      'functions/**/testing/*.ts',
     ],
+    ignores: ['functions/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(?!core/|shared/|infra/)[a-z-]+/(?!index$)',
+              message:
+                "Import another domain through its public module only: '../<domain>/index' (docs/architecture.md).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests and the test helpers that set the twin up may call the SDK and use another domain's
+    // testing/ helpers; nothing else of it.
+    files: ['functions/**/*.test.ts', 'functions/**/testing/*.ts'],
     ignores: ['functions/core/**'],
     rules: {
       'no-restricted-imports': [
@@ -104,7 +124,7 @@ export default tseslint.config(
             {
               regex: '^(\\.\\./)+(?!core/|shared/|infra/)[a-z-]+/(?!index$|testing/)',
               message:
-                "Import another domain through its public module only: '../<domain>/index' (docs/architecture.md).",
+                'Import another domain through its public module (or, in a test, its testing/ helpers) only (docs/architecture.md).',
             },
           ],
         },

@@ -11,9 +11,9 @@ import { bidInput } from '../functions/bids/testing/lots';
 import { dynamoDocumentClient } from '../functions/core/clients';
 import { readEnv } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
+import { listingContract } from '../functions/offerings/testing/listing';
 import { markOnboarded } from '../functions/profiles/testing/sellers';
 import type { AuctionView } from '../shared/schemas/bids';
-import type { ListingContract } from '../shared/schemas/offerings';
 import { GUEST_USER_ID } from '../shared/realtime/messages';
 import { startDynamoCounter } from './dynamo-counter';
 import { logInWithPins } from './login';
@@ -95,26 +95,11 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
       product_type: 'digital',
       title: `Bench lot ${label}`,
     });
-    const offering: ListingContract = {
-      item_id: item.id,
+    const offering = listingContract(item.id, {
       type: 'auction',
-      copies: 1,
-      currency: 'EUR',
       price: 1_000,
-      payment_mode: 'fullprice',
-      deposit: null,
-      buy_price: null,
-      reserve_price: null,
-      multi_copy: false,
-      start_at: new Date().toISOString(),
       end_at: new Date(Date.now() + 72 * HOUR).toISOString(),
-      categories: ['art'],
-      notes: '',
-      terms: 'None',
-      access: 'public',
-      invited: [],
-      collection_id: null,
-    };
+    });
     return listApproved(api, { seller, admin }, offering, `${stamp}-${label}`);
   };
   const hotLot = await listAuction('hot');

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Twin } from '../infra/local/twin';
 import { STRIPE_ENV } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
+import { listingContract } from '../functions/offerings/testing/listing';
 import { ordersDeps } from '../functions/orders/index';
-import type { ListingContract } from '../shared/schemas/offerings';
 import type { CardPayment, Order } from '../shared/schemas/orders';
 import { startDynamoCounter } from './dynamo-counter';
 import { account, supportAccount } from './market';
@@ -105,26 +105,11 @@ export async function benchCheckout(twin: Twin, orders: number) {
     copies: Math.min(copies, 200),
     product_type: 'digital',
   });
-  const offering: ListingContract = {
-    item_id: item.id,
-    type: 'fixed',
+  const offering = listingContract(item.id, {
     copies: Math.min(copies, 200),
-    currency: 'EUR',
     price: 1500,
-    payment_mode: 'fullprice',
-    deposit: null,
-    buy_price: null,
-    reserve_price: null,
-    multi_copy: false,
-    start_at: new Date().toISOString(),
     end_at: new Date(Date.now() + 72 * HOUR).toISOString(),
-    categories: ['art'],
-    notes: '',
-    terms: 'None',
-    access: 'public',
-    invited: [],
-    collection_id: null,
-  };
+  });
   const offeringId = await listApproved(api, { seller, admin }, offering, `${stamp}-list`);
 
   const orderRepo = ordersDeps().repo;

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import { listingContract } from '../functions/offerings/testing/listing';
 import { DEV_PORTS, TWIN_NAMES } from '../infra/local/twin';
 import { TWIN_CREDENTIALS, TWIN_REGION } from '../infra/local/support';
 import { jsErrors, newPage, screenshot, useBrowser, watch401 } from './browser';
@@ -181,26 +182,18 @@ async function listedAuction(title: string, deposit: number | null) {
   const sellerToken = await accessToken(seller.page);
   await becomeSeller(seller.page, sellerToken);
   const itemId = await makeItem(sellerToken, sellerUser.id, title, 1);
-  const offeringId = await listApproved(browser(), sellerToken, sellerUser.id, {
-    item_id: itemId,
-    type: 'auction',
-    copies: 1,
-    currency: 'EUR',
-    price: 1000,
-    payment_mode: deposit === null ? 'fullprice' : 'deposit',
-    deposit,
-    buy_price: null,
-    reserve_price: null,
-    multi_copy: false,
-    start_at: new Date().toISOString(),
-    end_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
-    categories: ['art'],
-    notes: '',
-    terms: 'None',
-    access: 'public',
-    invited: [],
-    collection_id: null,
-  });
+  const offeringId = await listApproved(
+    browser(),
+    sellerToken,
+    sellerUser.id,
+    listingContract(itemId, {
+      type: 'auction',
+      price: 1000,
+      payment_mode: deposit === null ? 'fullprice' : 'deposit',
+      deposit,
+      end_at: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+    }),
+  );
   return { seller, sellerUser, itemId, offeringId };
 }
 

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { describe, expect, inject, it } from 'vitest';
+import { listingContract } from '../functions/offerings/testing/listing';
 import { jsErrors, newPage, screenshot, useBrowser } from './browser';
 import { signUpAndLogIn } from './outbox';
 import { sellerHelpers } from './sellers';
@@ -25,25 +26,12 @@ describe('buying in Chromium', () => {
     const sellerToken = await accessToken(seller.page);
     await becomeSeller(seller.page, sellerToken);
     const itemId = await makeItem(sellerToken, sellerUser.id, title, 3);
-    const offeringId = await listApproved(browser(), sellerToken, sellerUser.id, {
-      item_id: itemId,
-      type: 'fixed',
-      copies: 2,
-      currency: 'EUR',
-      price: 4000,
-      payment_mode: 'fullprice',
-      deposit: null,
-      buy_price: null,
-      multi_copy: false,
-      start_at: new Date().toISOString(),
-      end_at: new Date(Date.now() + 48 * 3_600_000).toISOString(),
-      categories: ['art'],
-      notes: '',
-      terms: 'None',
-      access: 'public',
-      invited: [],
-      collection_id: null,
-    });
+    const offeringId = await listApproved(
+      browser(),
+      sellerToken,
+      sellerUser.id,
+      listingContract(itemId, { copies: 2, price: 4000 }),
+    );
 
     // The buyer, on a phone: the item page's Buy now opens the checkout.
     const buyer = await newPage(browser(), 'phone');

@@ -2,6 +2,7 @@
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { ListingContract } from '../shared/schemas/offerings';
 import { newPage } from './browser';
 import { logInAsSupport } from './outbox';
 
@@ -109,14 +110,14 @@ export function sellerHelpers(baseUrl: string) {
   }
 
   /**
-   * Lists `offering` (offering/create's body) as the seller, waits for the listing to be done, and
+   * Lists `offering` (offering/create's body, e.g. from `listingContract`) as the seller, waits for the listing to be done, and
    * has support approve it: answers the offering's id, on sale once this returns.
    */
   async function listApproved(
     browser: Browser,
     token: string,
     userId: string,
-    offering: Record<string, unknown>,
+    offering: ListingContract,
   ): Promise<string> {
     const { offeringId } = await api<{ offeringId: string }>(
       token,

@@ -22,6 +22,7 @@ import type {
   PendingOffering,
 } from '../../shared/schemas/offerings';
 import { offeringKey } from './offerings.keys';
+import { listingContract } from './testing/listing';
 
 /**
  * Listing on the twin (issue 11): the create call starts infra/workflows/listing.asl.json on the
@@ -42,32 +43,6 @@ beforeAll(async () => {
   await Promise.all([markOnboarded(seller.id), markOnboarded(other.id), makeAdmin(admin.id)]);
   admin = { ...admin, ...(await logIn(admin)) };
 }, 120_000);
-
-const HOUR = 3_600_000;
-
-function contract(itemId: string, extra: Partial<ListingContract> = {}): ListingContract {
-  return {
-    item_id: itemId,
-    type: 'fixed',
-    copies: 1,
-    currency: 'EUR',
-    price: 2500,
-    payment_mode: 'fullprice',
-    deposit: null,
-    buy_price: null,
-    reserve_price: null,
-    multi_copy: false,
-    start_at: new Date().toISOString(),
-    end_at: new Date(Date.now() + 48 * HOUR).toISOString(),
-    categories: ['art'],
-    notes: '',
-    terms: 'None',
-    access: 'public',
-    invited: [],
-    collection_id: null,
-    ...extra,
-  };
-}
 
 async function list(user: TestUser, offering: ListingContract, key = `${RUN}-${(counter += 1)}`) {
   const response = await gatewayFetch(`/api/users/${user.id}/offering/create`, {
@@ -149,7 +124,7 @@ describe.runIf(hasCognito())('listing on the twin', () => {
     const item = await putFinishedItem({ creator: seller, copies: 3, title: `Lagoon ${RUN}` });
     const created = await list(
       seller,
-      contract(item.id, { copies: 2, categories: ['art', 'music'] }),
+      listingContract(item.id, { copies: 2, categories: ['art', 'music'] }),
     );
     expect(created.status).toBe(202);
     expect(created.json.data).toMatchObject({ step: 'loading', total: 2, percent: 5 });
@@ -157,7 +132,7 @@ describe.runIf(hasCognito())('listing on the twin', () => {
     expect(offeringId).toMatch(/^oF/);
     // A retried create (same Idempotency-Key, same body) is the same listing.
     const key = `${RUN}-retry`;
-    const once = contract(item.id, { copies: 1, categories: ['art'] });
+    const once = listingContract(item.id, { copies: 1, categories: ['art'] });
     const first = await list(seller, once, key);
     const retried = await list(seller, once, key);
     expect(retried.json.data.offeringId).toBe(first.json.data.offeringId);
@@ -301,22 +276,22 @@ describe.runIf(hasCognito())('listing on the twin', () => {
   it('refuses a seller who is not onboarded, copies they do not have, and a rule broken', async () => {
     const stranger = await newUser(RUN);
     const item = await putFinishedItem({ creator: stranger, copies: 2 });
-    const refused = await list(stranger, contract(item.id));
+    const refused = await list(stranger, listingContract(item.id));
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe('market.list.errors.not_onboarded');
 
     const mine = await putFinishedItem({ creator: seller, copies: 2 });
-    const tooMany = await list(seller, contract(mine.id, { copies: 3 }));
+    const tooMany = await list(seller, listingContract(mine.id, { copies: 3 }));
     expect(tooMany.status).toBe(400);
     expect(tooMany.json.error.fields).toMatchObject({
       copies: 'market.list.errors.copies_available',
     });
     const soon = await list(
       seller,
-      contract(mine.id, { end_at: new Date(Date.now() + 30 * 60_000).toISOString() }),
+      listingContract(mine.id, { end_at: new Date(Date.now() + 30 * 60_000).toISOString() }),
     );
     expect(soon.json.error.fields).toMatchObject({ end_at: 'market.list.validation.end_soon' });
-    const notMine = await list(other, contract(mine.id));
+    const notMine = await list(other, listingContract(mine.id));
     expect(notMine.status).toBe(403);
     expect(notMine.json.error.code).toBe('market.list.errors.not_owner');
     // Nothing was reserved by the refused calls.
@@ -326,8 +301,8 @@ describe.runIf(hasCognito())('listing on the twin', () => {
   it('two listings racing for the same copies reserve each copy once; the short one confirms or cancels', async () => {
     const item = await putFinishedItem({ creator: seller, copies: 6 });
     const [a, b] = await Promise.all([
-      list(seller, contract(item.id, { copies: 5 })),
-      list(seller, contract(item.id, { copies: 5 })),
+      list(seller, listingContract(item.id, { copies: 5 })),
+      list(seller, listingContract(item.id, { copies: 5 })),
     ]);
     expect([a.status, b.status]).toEqual([202, 202]);
     const settled = await Promise.all(
@@ -373,8 +348,8 @@ describe.runIf(hasCognito())('listing on the twin', () => {
     // The confirm path: another race, the short one lists what it got.
     const second = await putFinishedItem({ creator: seller, copies: 4 });
     const racing = await Promise.all([
-      list(seller, contract(second.id, { copies: 3 })),
-      list(seller, contract(second.id, { copies: 3 })),
+      list(seller, listingContract(second.id, { copies: 3 })),
+      list(seller, listingContract(second.id, { copies: 3 })),
     ]);
     const outcomes = await Promise.all(
       racing.map((created) =>
@@ -408,7 +383,7 @@ describe.runIf(hasCognito())('listing on the twin', () => {
 
   it('support rejects with a reason: copies released, seller notified', async () => {
     const item = await putFinishedItem({ creator: seller, copies: 2 });
-    const created = await list(seller, contract(item.id, { copies: 2 }));
+    const created = await list(seller, listingContract(item.id, { copies: 2 }));
     const offeringId = created.json.data.offeringId;
     await waitStep(seller, offeringId, 'done');
     await until(
@@ -447,7 +422,7 @@ describe.runIf(hasCognito())('listing on the twin', () => {
     const item = await putFinishedItem({ creator: seller, copies: 2 });
     const auction = await list(
       seller,
-      contract(item.id, { type: 'auction', copies: 1, buy_price: 9000, multi_copy: false }),
+      listingContract(item.id, { type: 'auction', copies: 1, buy_price: 9000, multi_copy: false }),
     );
     const auctionId = auction.json.data.offeringId;
     await waitStep(seller, auctionId, 'done');
@@ -475,7 +450,7 @@ describe.runIf(hasCognito())('listing on the twin', () => {
     const privateItem = await putFinishedItem({ creator: seller, copies: 1 });
     const hidden = await list(
       seller,
-      contract(privateItem.id, { access: 'private', invited: [other.nick] }),
+      listingContract(privateItem.id, { access: 'private', invited: [other.nick] }),
     );
     const hiddenId = hidden.json.data.offeringId;
     await waitStep(seller, hiddenId, 'done');

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { STRIPE_ENV } from '../../core/env';
 import { gatewayFetch, twin } from '../../../infra/local/test/twin-context';
 import { call, type TestUser } from '../../accounts/testing/session';
+import { listingContract } from '../../offerings/testing/listing';
 import type { OrdersDeps } from '../ports';
 import type {
   ListingContract,
@@ -95,8 +96,6 @@ export async function addCard(user: TestUser, number = '4242424242424242'): Prom
   );
 }
 
-const HOUR = 3_600_000;
-
 /** Lists the item's copies at a fixed price and has support approve it; answers the offering. */
 export async function listApproved(
   seller: TestUser,
@@ -104,27 +103,7 @@ export async function listApproved(
   itemId: string,
   extra: Partial<ListingContract> = {},
 ): Promise<OfferingDetail> {
-  const offering: ListingContract = {
-    item_id: itemId,
-    type: 'fixed',
-    copies: 1,
-    currency: 'EUR',
-    price: 2500,
-    payment_mode: 'fullprice',
-    deposit: null,
-    buy_price: null,
-    reserve_price: null,
-    multi_copy: false,
-    start_at: new Date().toISOString(),
-    end_at: new Date(Date.now() + 48 * HOUR).toISOString(),
-    categories: ['art'],
-    notes: '',
-    terms: 'None',
-    access: 'public',
-    invited: [],
-    collection_id: null,
-    ...extra,
-  };
+  const offering = listingContract(itemId, extra);
   const response = await gatewayFetch(`/api/users/${seller.id}/offering/create`, {
     method: 'POST',
     headers: {

@@ -7,12 +7,7 @@ import {
 } from '@shared/schemas/notifications';
 import { useErrorText } from '../../../lib/errors';
 import { toasts } from '../../../lib/toast';
-import {
-  markAllNotificationsRead,
-  markNotification,
-  newerCounters,
-  notificationKeys,
-} from '../api/notifications';
+import { markAllNotificationsRead, markNotification, notificationKeys } from '../api/notifications';
 
 type ListData = InfiniteData<NotificationPage, string | null>;
 
@@ -78,7 +73,9 @@ function answered(): boolean {
 
 /**
  * Mark one notification read or unread, or all read: shown at once (the list and the counters),
- * sent, and undone with a toast if the call fails.
+ * sent, and undone with a toast if the call fails. The counters query keeps the newer of what it
+ * holds and what it is given (useNotificationCounters), so an answer older than a live event
+ * does not undo it.
  */
 export function useNotificationActions(userId: string) {
   const queryClient = useQueryClient();
@@ -114,9 +111,7 @@ export function useNotificationActions(userId: string) {
     },
     onSuccess: (answer, _variables, context) => {
       if (context.change !== changes) return;
-      queryClient.setQueryData<UnreadCounters>(countersKey, (held) =>
-        newerCounters(held, answer.counters),
-      );
+      queryClient.setQueryData(countersKey, answer.counters);
       setRead(answer.notification.id, answer.notification.read);
     },
     onSettled: () => {
@@ -146,11 +141,7 @@ export function useNotificationActions(userId: string) {
       failed(error);
     },
     onSuccess: (counters, _variables, context) => {
-      if (context.change === changes) {
-        queryClient.setQueryData<UnreadCounters>(countersKey, (held) =>
-          newerCounters(held, counters),
-        );
-      }
+      if (context.change === changes) queryClient.setQueryData(countersKey, counters);
     },
     onSettled: () => {
       if (answered()) void queryClient.invalidateQueries({ queryKey: countersKey });

@@ -22,27 +22,21 @@ export function useNotificationCounters(userId: string) {
   const query = useQuery({
     queryKey: notificationKeys.counters(userId),
     queryFn: ({ signal }) => fetchUnreadCounters(userId, signal),
+    // Every write of the counters passes here, its own fetches and every `setQueryData` (the live
+    // events, the marks' answers and guesses): an older copy never replaces a newer one.
     structuralSharing: (held, received) =>
       newerCounters(held as UnreadCounters | undefined, received as UnreadCounters),
   });
-  const receive = useCallback(
-    (counters: UnreadCounters) =>
-      queryClient.setQueryData<UnreadCounters>(notificationKeys.counters(userId), (held) =>
-        newerCounters(held, counters),
-      ),
-    [queryClient, userId],
-  );
-
   const onMessage = useCallback(
     (message: ServerMessage) => {
       if (message.type === 'notification.created') {
-        receive(message.counters);
+        queryClient.setQueryData(notificationKeys.counters(userId), message.counters);
         void queryClient.invalidateQueries({ queryKey: notificationKeys.user(userId) });
         setRinging(true);
         clearTimeout(stopRinging.current);
         stopRinging.current = setTimeout(() => setRinging(false), TIMINGS.bellRingMs);
       } else if (message.type === 'notification.updated') {
-        receive(message.counters);
+        queryClient.setQueryData(notificationKeys.counters(userId), message.counters);
         // The list's read marks changed elsewhere: fetched again when next shown.
         void queryClient.invalidateQueries({
           queryKey: notificationKeys.list(userId),
@@ -50,7 +44,7 @@ export function useNotificationCounters(userId: string) {
         });
       }
     },
-    [queryClient, receive, userId],
+    [queryClient, userId],
   );
   // Every opening, the first one too: the counters were fetched before the socket was there (the
   // bell mounts first), and a notification sent in between reaches no tab. A fetch still on its
