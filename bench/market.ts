@@ -7,7 +7,8 @@ import { readEnv } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
 import { markOnboarded } from '../functions/profiles/testing/sellers';
 import { marketPartition, offeringKey, typesKey } from '../functions/offerings/testing/keys';
-import type { ListingContract, ListingProgress } from '../shared/schemas/offerings';
+import { listingContract } from '../functions/offerings/testing/listing';
+import type { ListingProgress } from '../shared/schemas/offerings';
 import { startDynamoCounter } from './dynamo-counter';
 import { logInWithPins } from './login';
 import { median, ms, percentile, table } from './stats';
@@ -78,26 +79,12 @@ export async function benchMarket(twin: Twin, requests: number) {
   });
   let keys = 0;
   const list = async (itemId: string, copies: number): Promise<ListingProgress> => {
-    const offering: ListingContract = {
-      item_id: itemId,
-      type: 'fixed',
+    const offering = listingContract(itemId, {
       copies,
-      currency: 'EUR',
       price: 1500,
-      payment_mode: 'fullprice',
-      deposit: null,
-      buy_price: null,
-      reserve_price: null,
-      multi_copy: false,
-      start_at: new Date().toISOString(),
       end_at: new Date(Date.now() + 72 * HOUR).toISOString(),
       categories: ['art', 'music'],
-      notes: '',
-      terms: 'None',
-      access: 'public',
-      invited: [],
-      collection_id: null,
-    };
+    });
     return json<ListingProgress>(
       await fetch(`${api}/api/users/${seller.id}/offering/create`, {
         method: 'POST',
