@@ -346,33 +346,67 @@ export async function payoutAccountOf(
   }
 }
 
-/** A share of a charge to a connected account (separate charges and transfers), once per key. */
+export interface ShareTransfer {
+  accountId: string;
+  amount: number;
+  currency: string;
+  orderId: string;
+  chargeId: string;
+  party: string;
+  idempotencyKey: string;
+}
+
+/**
+ * The transfer already made for this share, if any: among the order's transfers to the account
+ * (`transfer_group`, `destination`; a list is strongly consistent, unlike search), the one of this
+ * party from this charge.
+ */
+async function madeTransfer(
+  stripe: Stripe,
+  input: ShareTransfer,
+): Promise<Stripe.Transfer | undefined> {
+  const made = stripe.transfers.list({
+    transfer_group: input.orderId,
+    destination: input.accountId,
+    limit: 100,
+  });
+  for await (const transfer of made) {
+    if (
+      transfer.metadata?.party === input.party &&
+      idOf(transfer.source_transaction as string | { id: string } | null) === input.chargeId
+    ) {
+      return transfer;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A share of a charge to a connected account (separate charges and transfers), once. The key
+ * makes calls racing each other one transfer, but Stripe keeps a key 24 hours only: a payout
+ * retried later (resumed after an outage, a failed batch replayed) would transfer the share again,
+ * so the order's transfers to the account are looked at first. One more Stripe call per payout.
+ */
 export async function transferShare(
-  deps: PaymentsDeps,
-  input: {
-    accountId: string;
-    amount: number;
-    currency: string;
-    orderId: string;
-    chargeId: string;
-    party: string;
-    idempotencyKey: string;
-  },
+  deps: Pick<PaymentsDeps, 'stripe'>,
+  input: ShareTransfer,
 ): Promise<{ transfer_id: string; created: string }> {
   const stripe = await deps.stripe();
-  const transfer = await viaStripe('payments.errors.provider', () =>
-    stripe.transfers.create(
-      {
-        amount: input.amount,
-        currency: input.currency.toLowerCase(),
-        destination: input.accountId,
-        transfer_group: input.orderId,
-        source_transaction: input.chargeId,
-        metadata: { order_id: input.orderId, party: input.party },
-      },
-      { idempotencyKey: input.idempotencyKey },
-    ),
-  );
+  const transfer =
+    (await viaStripe('payments.errors.provider', () => madeTransfer(stripe, input))) ??
+    (await viaStripe('payments.errors.provider', () =>
+      stripe.transfers.create(
+        {
+          amount: input.amount,
+          currency: input.currency.toLowerCase(),
+          destination: input.accountId,
+          transfer_group: input.orderId,
+          source_transaction: input.chargeId,
+          metadata: { order_id: input.orderId, party: input.party },
+        },
+        { idempotencyKey: input.idempotencyKey },
+      ),
+    ));
   return { transfer_id: transfer.id, created: new Date(transfer.created * 1000).toISOString() };
 }
 

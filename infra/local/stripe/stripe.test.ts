@@ -7,6 +7,13 @@ import { EXPRESS_COUNTRIES } from '../../../shared/onboarding';
 import { closeServer, listen, readBody, REPO_ROOT } from '../support';
 import { renderStripePage, stripeListing } from './dev-page';
 import { startStripeTwin, type StripeTwin } from './server';
+import {
+  authenticateOnPage,
+  onboardedAccount as onboardedAccountWith,
+  onboardOnPage,
+  RETURN_URL,
+  savedCard as savedCardWith,
+} from './testing';
 
 /*
  * The Stripe twin driven by the official `stripe` SDK, pointed at it by configuration only, as the
@@ -28,24 +35,13 @@ afterAll(async () => {
   await twin.stop();
 });
 
+/** Onboarding on the hosted page, which shows its form and sends the browser back when answered. */
 async function onboard(accountId: string, choice: string) {
-  const link = await stripe.accountLinks.create({
-    account: accountId,
-    type: 'account_onboarding',
-    refresh_url: 'http://app.example/stripe/payment/refresh',
-    return_url: 'http://app.example/stripe/onboarding/minter',
-  });
-  const page = await fetch(link.url);
+  const { link, page, submitted } = await onboardOnPage(stripe, accountId, choice);
   expect(page.status).toBe(200);
-  expect(await page.text()).toContain('Set up payouts');
-  const submitted = await fetch(link.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: `choice=${choice}`,
-    redirect: 'manual',
-  });
+  expect(page.text).toContain('Set up payouts');
   expect(submitted.status).toBe(303);
-  expect(submitted.headers.get('location')).toBe('http://app.example/stripe/onboarding/minter');
+  expect(submitted.headers.get('location')).toBe(RETURN_URL);
   return link;
 }
 
@@ -211,38 +207,14 @@ describe('customers, saved cards and setup intents', () => {
   });
 });
 
-/** A customer with card `token` saved for off-session use, and that card. */
-async function savedCard(token: string) {
-  const customer = await stripe.customers.create({});
-  const setup = await stripe.setupIntents.create({
-    customer: customer.id,
-    payment_method: token,
-    confirm: true,
-    usage: 'off_session',
-    return_url: 'http://app.example/account/settings/paymentmethod',
-  });
-  if (setup.status === 'requires_action') {
-    // The card asks for authentication (3155): the customer completes it on the bank's page.
-    await authenticate(setup.next_action?.redirect_to_url?.url as string, 'complete');
-  }
-  return { customer: customer.id, card: setup.payment_method as string };
-}
+const savedCard = (token: string) => savedCardWith(stripe, token);
 
 async function authenticate(url: string, choice: 'complete' | 'fail') {
   expect(await (await fetch(url)).text()).toContain('3D Secure 2 test page');
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: `choice=${choice}`,
-    redirect: 'manual',
-  });
+  return authenticateOnPage(url, choice);
 }
 
-async function onboardedAccount() {
-  const account = await stripe.accounts.create({ type: 'express', country: 'ES' });
-  await onboard(account.id, 'complete');
-  return account.id;
-}
+const onboardedAccount = () => onboardedAccountWith(stripe);
 
 const available = (balance: Stripe.Balance, currency: string) =>
   balance.available.find((entry) => entry.currency === currency)?.amount ?? 0;
