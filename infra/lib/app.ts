@@ -1,6 +1,8 @@
 /**
  * Builds the whole CDK application from the route table, the workflow files and the context:
  *
+ *   <prefix>-monitoring  the alarm topic (its KMS key, the `alarmEmail` subscription) and the
+ *                        table's alarms; every other stack's alarms notify it (infra/lib/alarms.ts)
  *   <prefix>-data        table and buckets (stateful, retained)
  *   <prefix>-identity    Cognito user pool (retained), admin group, web client, auth triggers
  *                        (absent when -c userPoolId imports an existing pool)
@@ -30,6 +32,7 @@ import {
   type WebSocketRoute,
   type WorkflowTask,
 } from '../../functions/routes';
+import { addAlarms, STRIPE_WEBHOOK_HANDLER } from './alarms';
 import { BUNDLE_FILE } from './bundle';
 import { ENV } from '../../functions/core/env';
 import { readConfig, type AuthConfig, type MarketConfig } from './config';
@@ -39,6 +42,7 @@ import { pascalId, resourceNames } from './names';
 import { ApiStack } from './stacks/api-stack';
 import { DataStack } from './stacks/data-stack';
 import { IdentityStack } from './stacks/identity-stack';
+import { MonitoringStack } from './stacks/monitoring-stack';
 import { routeKey, RoutesStack } from './stacks/routes-stack';
 import { WebStack } from './stacks/web-stack';
 import { WorkflowsStack } from './stacks/workflows-stack';
@@ -88,6 +92,8 @@ export interface BuildAppOptions {
 export interface MarketApp {
   app: App;
   config: MarketConfig;
+  /** The alarm topic and the table's alarms (the other alarms live with what they watch). */
+  monitoring: MonitoringStack;
   data: DataStack;
   /** The app's own user pool; undefined when an existing pool is imported (-c userPoolId). */
   identity: IdentityStack | undefined;
@@ -217,6 +223,10 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   Tags.of(app).add('market:app', config.appName);
   Tags.of(app).add('market:stage', config.stage);
 
+  const monitoring = new MonitoringStack(app, stackId('monitoring'), {
+    ...common,
+    description: `Marketplace ${config.stage}: alarm topic and the table's alarms`,
+  });
   const data = new DataStack(app, stackId('data'), {
     ...common,
     description: `Marketplace ${config.stage}: table and buckets (stateful, retained)`,
@@ -324,10 +334,22 @@ export function buildApp(options: BuildAppOptions): MarketApp {
     workflows.addStackDependency(data, 'tasks use the table by name');
   }
 
+  const webhook = routes.find((route) => route.handler === STRIPE_WEBHOOK_HANDLER);
+  addAlarms({
+    config,
+    monitoring,
+    api,
+    identity,
+    workflows,
+    jobs,
+    stripeWebhookRoute: webhook === undefined ? undefined : routeKey(webhook),
+  });
+
   if (options.nag !== false) enableNag(app);
   return {
     app,
     config,
+    monitoring,
     data,
     identity,
     api,
@@ -335,6 +357,7 @@ export function buildApp(options: BuildAppOptions): MarketApp {
     routeStacks,
     workflows,
     stacks: [
+      monitoring,
       data,
       ...(identity ? [identity] : []),
       api,

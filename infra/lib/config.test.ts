@@ -14,6 +14,7 @@ describe('readConfig', () => {
       stripeSecretName: 'market/dev/stripe',
       auth: undefined,
       adminEmails: [],
+      alarmEmail: undefined,
       logRetentionDays: 30,
       apiRateLimit: 100,
       apiBurstLimit: 200,
@@ -50,6 +51,19 @@ describe('readConfig', () => {
       'ops@example.com',
     ]);
   });
+
+  it('reads the e-mail the alarm topic notifies', () => {
+    expect(readConfig({ alarmEmail: ' ops@example.com ' }).alarmEmail).toBe('ops@example.com');
+    expect(readConfig({ alarmEmail: '' }).alarmEmail).toBeUndefined();
+  });
+
+  it.each([['nobody'], ['ops@example.com,dev@example.com'], ['ops @example.com'], [42]])(
+    'refuses the alarmEmail %j',
+    (alarmEmail) => {
+      expect(() => readConfig({ alarmEmail })).toThrow(ConfigError);
+      expect(() => readConfig({ alarmEmail })).toThrow(/"alarmEmail"/);
+    },
+  );
 
   it.each([
     ['not JSON', '{passwordLogin'],

@@ -46,6 +46,11 @@ export interface MarketConfig {
   auth: AuthConfig | undefined;
   /** E-mails of the admin accounts (ADMIN_EMAILS of every function; `-c adminEmails=a@x,b@y`). */
   adminEmails: string[];
+  /**
+   * E-mail subscribed to the alarm topic (`-c alarmEmail=ops@example.com`; SNS first sends it a
+   * confirmation link). Undefined: the topic has no subscription, alarms still change state.
+   */
+  alarmEmail: string | undefined;
   /** CloudWatch retention of function, API and workflow logs. */
   logRetentionDays: number;
   /** Stage-wide API throttling (requests per second and burst). */
@@ -197,6 +202,8 @@ export function readConfig(source: ContextSource): MarketConfig {
     throw new ConfigError('adminEmails', adminEmails.join(','), 'each e-mail once');
   }
 
+  const alarmEmail = matching(source, 'alarmEmail', EMAIL, 'an e-mail address');
+
   const logRetentionDays = integer(source, 'logRetentionDays', 30);
   if (!RETENTION_DAYS.includes(logRetentionDays)) {
     throw new ConfigError('logRetentionDays', logRetentionDays, RETENTION_DAYS.join(', '));
@@ -218,6 +225,7 @@ export function readConfig(source: ContextSource): MarketConfig {
     stripeSecretName,
     auth,
     adminEmails,
+    alarmEmail,
     logRetentionDays,
     apiRateLimit: integer(source, 'apiRateLimit', 100),
     apiBurstLimit: integer(source, 'apiBurstLimit', 200),

@@ -53,6 +53,18 @@ export function workflowArnPrefix(config: Pick<MarketConfig, 'appName' | 'stage'
   );
 }
 
+/**
+ * The alarm topic (monitoring stack) is named `<prefix>-alarms`, so the alarms of every other stack
+ * notify it through its ARN without a cross-stack reference, as functions find the table.
+ */
+export function alarmTopicName(config: Pick<MarketConfig, 'appName' | 'stage'>): string {
+  return `${resourceNames(config).prefix}-alarms`;
+}
+
+export function alarmTopicArn(config: Pick<MarketConfig, 'appName' | 'stage'>): string {
+  return `arn:${Aws.PARTITION}:sns:${Aws.REGION}:${Aws.ACCOUNT_ID}:${alarmTopicName(config)}`;
+}
+
 /** Path of the public images behind CloudFront and behind the local gateway. */
 export const MEDIA_PATH = '/media';
 

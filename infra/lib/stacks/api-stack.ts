@@ -29,6 +29,8 @@ export interface ApiStackProps extends StackProps {
 
 export class ApiStack extends Stack {
   readonly httpApi: apigwv2.HttpApi;
+  /** The HTTP API's access log (JSON lines: route key, status, ...; see accessLogFormat). */
+  readonly httpAccessLogs: logs.LogGroup;
   /** The JWT authorizer for 'user' and 'admin' routes (the Cognito user pool's). */
   readonly authorizer: apigwv2.IHttpRouteAuthorizer;
   readonly webSocketApi: apigwv2.WebSocketApi;
@@ -69,7 +71,7 @@ export class ApiStack extends Stack {
             }
           : undefined,
     });
-    const httpLogs = new logs.LogGroup(this, 'HttpApiAccessLogs', {
+    this.httpAccessLogs = new logs.LogGroup(this, 'HttpApiAccessLogs', {
       retention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -79,7 +81,7 @@ export class ApiStack extends Stack {
       autoDeploy: true,
       throttle,
       accessLogSettings: {
-        destination: new apigwv2.LogGroupLogDestination(httpLogs),
+        destination: new apigwv2.LogGroupLogDestination(this.httpAccessLogs),
         format: accessLogFormat(false),
       },
     });
