@@ -47,6 +47,8 @@ type Step =
 interface Expect {
   /** bidder:copies@price, rank order. */
   allocation?: string[];
+  /** The same for who leads, the reserve met or not. */
+  leaders?: string[];
   min_next?: number;
   highest?: number | null;
   reserve_met?: boolean | null;
@@ -327,10 +329,67 @@ const rows: Row[] = [
   ],
   // --- reserve ---
   [
-    'reserve: a bid below it is accepted but wins nothing; reserve not met',
+    'reserve: a bid below it is accepted and leads but wins nothing; reserve not met',
     { reserve: 5_000 },
     [{ bid: 'A', amount: 2_000 }],
-    { allocation: [], reserve_met: false, min_next: 1_000, highest: null },
+    {
+      allocation: [],
+      leaders: ['A:1@2000'],
+      reserve_met: false,
+      min_next: 2_050,
+      highest: 2_000,
+    },
+  ],
+  [
+    'reserve: below it a second bid must still beat the price by the increment',
+    { reserve: 5_000 },
+    [
+      { bid: 'A', amount: 2_000 },
+      { bid: 'B', amount: 2_049 },
+    ],
+    { refused: 'market.bid.errors.too_low', min_next: 2_050 },
+  ],
+  [
+    'reserve: below it a higher bid takes the lead and the leader is outbid',
+    { reserve: 5_000 },
+    [
+      { bid: 'A', amount: 2_000 },
+      { bid: 'B', amount: 2_100 },
+    ],
+    { allocation: [], leaders: ['B:1@2100'], outbid: ['A'], min_next: 2_150, highest: 2_100 },
+  ],
+  [
+    'reserve: below it a proxy bids only what keeps the lead; its maximum stays hidden',
+    { reserve: 5_000 },
+    [
+      { bid: 'A', amount: 2_000 },
+      { bid: 'B', amount: 2_100, max: 4_000 },
+      { bid: 'C', amount: 2_500 },
+    ],
+    { allocation: [], leaders: ['B:1@2600'], outbid: [], highest: 2_600, reserve_met: false },
+  ],
+  [
+    'reserve: a multi-copy winner pays at least it; the copy it leaves unsold leads below it',
+    { copies: 2, multi_copy: true, reserve: 5_000 },
+    [
+      { bid: 'A', amount: 2_000, max: 6_000 },
+      { bid: 'B', amount: 2_000 },
+    ],
+    {
+      allocation: ['A:1@5000'],
+      leaders: ['A:1@5000', 'B:1@2000'],
+      min_next: 2_050,
+      reserve_met: true,
+    },
+  ],
+  [
+    'reserve: taking the lead below it in the soft-close window moves the end',
+    { reserve: 5_000 },
+    [
+      { bid: 'A', amount: 2_000, left: 30 },
+      { bid: 'B', amount: 2_100, left: 4 },
+    ],
+    { extended: true, allocation: [], leaders: ['B:1@2100'] },
   ],
   [
     'reserve: a maximum reaching it wins at the reserve',
@@ -453,6 +512,11 @@ describe('auction rules (issue 13 §1–§2): one table', () => {
     if (expected.allocation !== undefined) {
       expect(standing.allocation.map((w) => `${w.bidder_id}:${w.copies}@${w.price}`)).toEqual(
         expected.allocation,
+      );
+    }
+    if (expected.leaders !== undefined) {
+      expect(standing.leaders.map((w) => `${w.bidder_id}:${w.copies}@${w.price}`)).toEqual(
+        expected.leaders,
       );
     }
     if (expected.min_next !== undefined) expect(standing.min_next).toBe(expected.min_next);

@@ -20,7 +20,10 @@ import { AUCTION_LIMITS } from './constants/limits';
  * - **Threshold.** While copies are unallocated, a bid needs the offering's minimum bid; once all
  *   are allocated, the lowest winning price plus its increment.
  * - **Reserve** (hidden): bids whose maximum is below it win nothing; winners pay at least it.
- * - **Soft close.** A bid or cancellation that changes the allocation within the last
+ *   Below it bids still compete for the copies it leaves unsold (eBay): they lead, set the
+ *   threshold and the visible price and are outbid as above it (`Standing.leaders`); only winners
+ *   get copies at the close.
+ * - **Soft close.** A bid or cancellation that changes who leads within the last
  *   `soft_close_ms` moves the end to now + `soft_close_ms`.
  * - **Retraction** (eBay's rule): a bidder may cancel while more than 12 hours remain, or within
  *   1 hour of placing their latest bid; never after the end.
@@ -101,15 +104,22 @@ export interface Allocation {
 }
 
 export interface Standing {
-  /** Winners in rank order. */
+  /** Winners in rank order: who would get copies if the auction ended now (the reserve met). */
   allocation: Allocation[];
+  /**
+   * Who leads, in rank order: the winners, then (a reserve not met for every copy) the bids below
+   * it that would get the copies left, at the price their competition sets. Bids compete below
+   * the reserve as above it (eBay): the threshold, the visible prices, the statuses, the outbids
+   * and the soft close follow the leaders; only winners get copies at the close.
+   */
+  leaders: Allocation[];
   /** The smallest amount per copy a new bidder may bid. */
   min_next: number;
-  /** The highest current price per copy among winners, or null without winners. */
+  /** The highest current price per copy among the leaders, or null without bids. */
   highest: number | null;
   /** null without a reserve; else whether some bid reaches it. */
   reserve_met: boolean | null;
-  /** Copies not allocated (no bids, or bids below the reserve). */
+  /** Copies no winner gets (no bids, or bids below the reserve). */
   unallocated: number;
 }
 
@@ -118,23 +128,29 @@ export function ranked(book: readonly BookEntry[]): BookEntry[] {
   return [...book].sort((a, b) => b.max - a.max || a.seq - b.seq);
 }
 
-/** Where the lot stands: who would win what, at what price, and what the next bid needs. */
-export function standingOf(state: AuctionState): Standing {
-  const order = ranked(state.book);
-  const floor = Math.max(state.min_price, state.reserve ?? 0);
-  let remaining = state.copies;
+/**
+ * Copies down the ranking `order` for bids whose maximum reaches `floor`, each at its price: one
+ * increment above the best competing maximum (anyone in `order` left without all they asked
+ * for), at least `floor` and its own amount, at most its own maximum.
+ */
+function allocate(
+  order: readonly BookEntry[],
+  copies: number,
+  floor: number,
+): { allocation: Allocation[]; remaining: number } {
+  let remaining = copies;
   const taken = new Map<string, number>();
   for (const entry of order) {
     if (remaining === 0) break;
     if (entry.max < floor) continue;
-    const copies = Math.min(entry.quantity, remaining);
-    taken.set(entry.bidder_id, copies);
-    remaining -= copies;
+    const count = Math.min(entry.quantity, remaining);
+    taken.set(entry.bidder_id, count);
+    remaining -= count;
   }
   const allocation: Allocation[] = [];
   for (const entry of order) {
-    const copies = taken.get(entry.bidder_id);
-    if (copies === undefined) continue;
+    const count = taken.get(entry.bidder_id);
+    if (count === undefined) continue;
     // The best competing maximum: the highest bid of anyone else left (partly) without copies.
     let competition: number | null = null;
     for (const other of order) {
@@ -148,25 +164,54 @@ export function standingOf(state: AuctionState): Standing {
       entry.amount,
       competition === null ? 0 : competition + incrementAt(competition),
     );
-    allocation.push({ bidder_id: entry.bidder_id, copies, price: Math.min(entry.max, wanted) });
+    allocation.push({
+      bidder_id: entry.bidder_id,
+      copies: count,
+      price: Math.min(entry.max, wanted),
+    });
+  }
+  return { allocation, remaining };
+}
+
+/** Where the lot stands: who would win what, at what price, and what the next bid needs. */
+export function standingOf(state: AuctionState): Standing {
+  const order = ranked(state.book);
+  const winners = allocate(order, state.copies, Math.max(state.min_price, state.reserve ?? 0));
+  let leaders = winners.allocation;
+  let remaining = winners.remaining;
+  if (remaining > 0 && state.reserve !== null) {
+    // The copies the reserve leaves unsold, among the bids below it (they rank below every
+    // winner): they compete for them as for any copy, so the threshold and the prices move.
+    const held = new Set(winners.allocation.map((winner) => winner.bidder_id));
+    const below = allocate(
+      order.filter((entry) => !held.has(entry.bidder_id)),
+      remaining,
+      state.min_price,
+    );
+    leaders = [...winners.allocation, ...below.allocation];
+    remaining = below.remaining;
   }
   let minNext = state.min_price;
-  if (remaining === 0 && allocation.length > 0) {
-    const lowest = Math.min(...allocation.map((winner) => winner.price));
+  if (remaining === 0 && leaders.length > 0) {
+    const lowest = Math.min(...leaders.map((leader) => leader.price));
     minNext = Math.max(state.min_price, lowest + incrementAt(lowest));
   }
   return {
-    allocation,
+    allocation: winners.allocation,
+    leaders,
     min_next: minNext,
-    highest: allocation.length === 0 ? null : Math.max(...allocation.map((w) => w.price)),
-    reserve_met: state.reserve === null ? null : state.book.some((e) => e.max >= floor),
-    unallocated: remaining,
+    highest: leaders.length === 0 ? null : Math.max(...leaders.map((leader) => leader.price)),
+    reserve_met:
+      state.reserve === null
+        ? null
+        : state.book.some((e) => e.max >= Math.max(state.min_price, state.reserve ?? 0)),
+    unallocated: winners.remaining,
   };
 }
 
-/** The allocation as a comparable set: who gets how many copies (prices aside). */
+/** Who leads as a comparable set: who gets how many copies (prices aside). */
 function allocationKey(standing: Standing): string {
-  return standing.allocation
+  return standing.leaders
     .map((winner) => `${winner.bidder_id}:${winner.copies}`)
     .sort()
     .join(',');
@@ -203,7 +248,7 @@ export type BidOutcome =
       standing: Standing;
       /** The acceptance number of this bid. */
       seq: number;
-      /** The allocation changed (someone gained or lost copies). */
+      /** Who leads changed (someone gained or lost copies, reserve met or not). */
       changed: boolean;
       /** The end moved (soft close); the new end is state.end_at. */
       extended: boolean;
@@ -234,8 +279,8 @@ function settle(
     state = { ...state, end_at: new Date(moved).toISOString() };
     extended = true;
   }
-  const held = new Map(standing.allocation.map((winner) => [winner.bidder_id, winner.copies]));
-  const outbid = old.allocation
+  const held = new Map(standing.leaders.map((winner) => [winner.bidder_id, winner.copies]));
+  const outbid = old.leaders
     .filter((winner) => (held.get(winner.bidder_id) ?? 0) < winner.copies)
     .map((winner) => winner.bidder_id);
   return { state, standing, changed, extended, outbid };
@@ -276,7 +321,7 @@ export function placeBid(
   } else if (bidderCount(state) >= AUCTION_LIMITS.maxBidders) {
     return refuse('market.bid.errors.too_many_bidders');
   }
-  const winning = current.allocation.find((winner) => winner.bidder_id === bid.bidder_id);
+  const winning = current.leaders.find((winner) => winner.bidder_id === bid.bidder_id);
   const fullyHeld = winning !== undefined && winning.copies === bid.quantity;
   // A winner holding all they asked for may raise their maximum; anyone else must beat the
   // threshold with their visible amount (and never bid below their own earlier amount).
@@ -339,7 +384,7 @@ export const CONTENDING_MARGIN = 3;
  * earlier bid, if it was left out (it ranks below all kept, so the standing does not change).
  */
 export function contending(state: AuctionState): { state: AuctionState; short: boolean } {
-  const taken = new Map(standingOf(state).allocation.map((w) => [w.bidder_id, w.copies]));
+  const taken = new Map(standingOf(state).leaders.map((w) => [w.bidder_id, w.copies]));
   const kept = new Set<string>();
   let margin = 0;
   for (const entry of ranked(state.book)) {

@@ -53,6 +53,13 @@ beforeAll(async () => {
   } = await auctionCast(RUN, { alice: DEFAULT_CARD, bob: DEFAULT_CARD, carol: null }));
 }, 180_000);
 
+/** Every number in a JSON value, however deep. */
+function numbersIn(value: unknown): number[] {
+  if (typeof value === 'number') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap(numbersIn);
+}
+
 const auction = (copies: number, extra: Partial<ListingContract> = {}) =>
   listAuction({ seller, admin }, copies, { title: 'Lot', extra });
 
@@ -110,8 +117,9 @@ describe('bidding through the gateway', () => {
       [bob.nick, 2_050, 'active'],
       [alice.nick, 2_000, 'outbid'],
     ]);
-    // Bob's maximum stays secret to others.
-    expect(JSON.stringify(guest.json.data)).not.toContain('5000');
+    // Bob's maximum stays secret to others: no amount in the view is it (read as numbers: a nick
+    // made of digits may contain 5000 by chance).
+    expect(numbersIn(guest.json.data)).not.toContain(5_000);
 
     const delist = await call('POST', `/api/users/${seller.id}/offering/delist/${offering.id}`, {
       token: seller.accessToken,
@@ -349,6 +357,34 @@ describe('bidding through the gateway', () => {
       [0, alice.id, 1_000],
       [1, bob.id, 1_500],
       [2, alice.id, 2_000],
+    ]);
+  });
+
+  it('below a hidden reserve bids compete: the leader leads at their price, the others are outbid, the threshold moves', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1, { reserve_price: 5_000 });
+    expect((await bid(alice, offering.id, { bidprice: 2_000, maxbid: 3_000 })).status).toBe(201);
+    const beaten = await bid(bob, offering.id, { bidprice: 2_100 });
+    expect(beaten.status).toBe(201);
+    // Alice's proxy keeps the lead one increment above Bob, her maximum unseen.
+    const below = (await lotOf(offering.id, bob)).json.data;
+    expect(below).toMatchObject({ reserve: 'not_met', highestBid: 2_150, minimBid: 2_200 });
+    expect(below.bidlist.map((entry) => [entry.nick, entry.amount, entry.status])).toEqual([
+      [alice.nick, 2_150, 'active'],
+      [bob.nick, 2_100, 'outbid'],
+    ]);
+    const tooLow = await bid(bob, offering.id, { bidprice: 2_150 });
+    expect(tooLow.json.error.code).toBe('market.bid.errors.beaten');
+    expect(tooLow.json.error.details).toEqual({ minimBid: 2_200 });
+
+    // Bob's maximum reaches the reserve: he wins at it, and Alice is outbid.
+    expect((await bid(bob, offering.id, { bidprice: 2_200, maxbid: 6_000 })).status).toBe(201);
+    const met = (await lotOf(offering.id, alice)).json.data;
+    expect(met).toMatchObject({ reserve: 'met', highestBid: 5_000, minimBid: 5_100 });
+    expect(met.mine?.status).toBe('outbid');
+    expect(met.bidlist.map((entry) => [entry.nick, entry.amount, entry.status])).toEqual([
+      [bob.nick, 5_000, 'active'],
+      [alice.nick, 3_000, 'outbid'],
     ]);
   });
 

@@ -92,7 +92,7 @@ export function followUpOf(
   note: FollowNote,
 ): FollowUp {
   const standing = standingOf(lot.auction);
-  const held = standing.allocation.find((w) => w.bidder_id === line.bidder_id);
+  const held = standing.leaders.find((w) => w.bidder_id === line.bidder_id);
   return {
     offeringId: lot.offering_id,
     sellerId: lot.seller_id,

@@ -157,7 +157,8 @@ export function newLot(source: LotSource, softCloseMs: number): LotRecord {
   };
 }
 
-function reserveState(auction: AuctionState): ReserveState {
+/** The hidden reserve as bidders see it: none, met (some maximum reaches it) or not met. */
+export function reserveState(auction: AuctionState): ReserveState {
   if (auction.reserve === null) return 'none';
   return auction.book.some(
     (entry) => entry.max >= Math.max(auction.reserve ?? 0, auction.min_price),
@@ -178,7 +179,7 @@ export function statusOf(
   const standing = standingBid(lot, bidderId, entry);
   if (standing === undefined) return entry?.cancelled_at ? 'cancelled' : null;
   if (lot.phase === 'open') {
-    const held = standingOf(lot.auction).allocation.some((w) => w.bidder_id === bidderId);
+    const held = standingOf(lot.auction).leaders.some((w) => w.bidder_id === bidderId);
     return held ? 'active' : 'outbid';
   }
   const offers = lot.offers.filter((offer) => offer.bidder_id === bidderId);
@@ -212,7 +213,7 @@ function standingBid(
 /** Copies a bidder holds now (open) or was given (closed: offers not lapsed). */
 function copiesOf(lot: LotRecord, bidderId: string): number {
   if (lot.phase === 'open') {
-    return standingOf(lot.auction).allocation.find((w) => w.bidder_id === bidderId)?.copies ?? 0;
+    return standingOf(lot.auction).leaders.find((w) => w.bidder_id === bidderId)?.copies ?? 0;
   }
   return lot.offers
     .filter((offer) => offer.bidder_id === bidderId && offer.outcome !== 'lapsed')
@@ -226,7 +227,7 @@ function copiesOf(lot: LotRecord, bidderId: string): number {
  */
 export function bidListOf(lot: LotRecord, mine?: BidderRecord): BidEntry[] {
   const standing = standingOf(lot.auction);
-  const prices = new Map(standing.allocation.map((w) => [w.bidder_id, w.price]));
+  const prices = new Map(standing.leaders.map((w) => [w.bidder_id, w.price]));
   const own = mine === undefined ? undefined : standingBid(lot, mine.bidder_id, mine);
   const listed =
     own === undefined || lot.auction.book.some((entry) => entry.bidder_id === own.bidder_id)
@@ -255,7 +256,7 @@ export function myBidOf(lot: LotRecord, mine: BidderRecord | undefined, now: Dat
   const entry = standingBid(lot, callerId, mine);
   const status = statusOf(lot, callerId, mine) ?? 'cancelled';
   const standing = standingOf(lot.auction);
-  const winning = standing.allocation.find((w) => w.bidder_id === callerId);
+  const winning = standing.leaders.find((w) => w.bidder_id === callerId);
   const offer = [...lot.offers]
     .reverse()
     .find((candidate) => candidate.bidder_id === callerId && candidate.outcome !== 'lapsed');

@@ -213,7 +213,7 @@ function refusal(
   const details = { minimBid: outcome.min_next };
   const field = (code: string) => ({ bidprice: code });
   if (outcome.code === 'market.bid.errors.too_low' && amount >= lot.auction.min_price) {
-    const others = standingOf(lot.auction).allocation.some((w) => w.bidder_id !== callerId);
+    const others = standingOf(lot.auction).leaders.some((w) => w.bidder_id !== callerId);
     if (others) {
       return new DomainError('market.bid.errors.beaten', {
         message: 'Another user bid the same or higher.',

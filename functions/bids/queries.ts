@@ -7,7 +7,7 @@ import type {
 import { standingOf } from '../../shared/auction';
 import { DomainError } from '../core/errors';
 import { loadLot, lotOfOffering } from './place';
-import { mayBid, myBidOf, viewOf } from './lot';
+import { mayBid, myBidOf, reserveState, viewOf } from './lot';
 import type { BidsDeps } from './ports';
 
 /**
@@ -101,6 +101,7 @@ export async function getMyBids(
       phase: lot.phase,
       end_at: lot.auction.end_at,
       highestBid: standingOf(lot.auction).highest,
+      reserve: reserveState(lot.auction),
     });
   }
   return { items, nextCursor: page.next };

@@ -131,7 +131,10 @@ export const auctionViewSchema = z.object({
   minimum: z.number().int(),
   /** The smallest bid per copy that may be placed now (spec minimBid). */
   minimBid: z.number().int(),
-  /** The highest current price per copy, or null without winners (spec highestBid). */
+  /**
+   * The highest current price per copy among the leading bids (below a reserve not met too), or
+   * null without bids (spec highestBid).
+   */
   highestBid: z.number().int().nullable(),
   reserve: z.enum(RESERVE_STATES),
   /** Bidders with a standing bid. */
@@ -163,6 +166,8 @@ export const myBidsPageSchema = z.object({
       phase: z.enum(AUCTION_PHASES),
       end_at: z.string(),
       highestBid: z.number().int().nullable(),
+      /** The lot's hidden reserve as bidders see it (a leading bid below it would not win). */
+      reserve: z.enum(RESERVE_STATES),
     }),
   ),
   nextCursor: z.string().nullable(),

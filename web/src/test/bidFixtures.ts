@@ -41,7 +41,8 @@ export function myBidFixture(overrides: Partial<MyBid> = {}): MyBid {
 
 /**
  * The auction of offeringFixtures (minimum bid $10,00) as bid/getbyofferingid answers it: one
- * copy, @bruno winning at $15,00, the next bid at least $15,50, a reserve not met yet.
+ * copy, @bruno leading at $15,00, the next bid at least $15,50, a reserve not met yet (so his
+ * bid would not win yet).
  */
 export function auctionViewFixture(overrides: Partial<AuctionView> = {}): AuctionView {
   return {
@@ -88,6 +89,7 @@ export function myBidsItemFixture(
     phase: 'open',
     end_at: '2026-03-06T14:30:00.000Z',
     highestBid: 1550,
+    reserve: 'none',
     ...overrides,
   };
 }

@@ -584,6 +584,18 @@ describe('my offerings, my bids', () => {
     ]);
   });
 
+  it('shows a bid leading a lot whose reserve is not met as leading, not winning', async () => {
+    asUser({
+      [`${USER}/offering/getmybettedofferings`]: () =>
+        ok({ items: [myBidsItemFixture({ reserve: 'not_met' })], nextCursor: null }),
+    });
+    renderRoute('/market/preview/mybids');
+    const list = await screen.findByRole('list', { name: 'Your bids' });
+    const [row] = within(list).getAllByRole('article');
+    expect(within(row as HTMLElement).getByText('Leading')).toBeTruthy();
+    expect(within(row as HTMLElement).queryByText('Winning')).toBeNull();
+  });
+
   it('lists my bids with their status, my bid, the current price and the time left', async () => {
     vi.useFakeTimers({ now: MARKET_NOW, shouldAdvanceTime: true });
     const won = myBidsItemFixture({

@@ -297,6 +297,54 @@ describe('auction panel', () => {
     expect(screen.queryByRole('form', { name: 'Place a bid' })).toBeNull();
   });
 
+  it('below a reserve not met, the leading bid says it leads and would not win yet', async () => {
+    let lot = auctionViewFixture({ reserve: 'not_met', highestBid: 1500 });
+    asBidder(() => lot, {
+      [CREATE]: () => {
+        lot = auctionViewFixture({
+          minimBid: 1600,
+          highestBid: 1550,
+          reserve: 'not_met',
+          bids: 2,
+          bidlist: [
+            bidEntryFixture({ bidid: 'mine', nick: 'ana', amount: 1550 }),
+            bidEntryFixture({ status: 'outbid' }),
+          ],
+          mine: myBidFixture({ bidid: 'mine' }),
+        });
+        return ok(lot, 201);
+      },
+    });
+    renderRoute(PAGE);
+    const form = await bidForm();
+    const article = await panel();
+    // Before: @bruno leads, and the current price is his bid, not "No bids yet".
+    const before = within(article).getByRole('list', { name: 'Bids (1)' });
+    expect(within(before).getByText('Leading')).toBeTruthy();
+    expect(within(article).queryByText('Winning')).toBeNull();
+    expect(within(article).queryByText('No bids yet')).toBeNull();
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Place bid' }));
+    expect(
+      await screen.findByText(
+        "Your bid is in and leads, but the seller's reserve is not met yet: below it, no bid wins.",
+      ),
+    ).toBeTruthy();
+    const mine = within(article).getByRole('region', { name: 'Your bid' });
+    expect(within(mine).getByText('Leading')).toBeTruthy();
+    expect(
+      within(mine).getByText(
+        "Your bid leads, but the seller's reserve is not met yet: below it, no bid wins. Raise your maximum to reach it.",
+      ),
+    ).toBeTruthy();
+    const rows = within(within(article).getByRole('list', { name: 'Bids (2)' })).getAllByRole(
+      'listitem',
+    );
+    expect(within(rows[0] as HTMLElement).getByText('Leading')).toBeTruthy();
+    expect(within(rows[1] as HTMLElement).getByText('Outbid')).toBeTruthy();
+    expect(within(article).getByText('Reserve not met')).toBeTruthy();
+  });
+
   it('places a bid and shows the caller winning, with their bid', async () => {
     let lot = auctionViewFixture();
     const fetchMock = asBidder(() => lot, {

@@ -158,7 +158,7 @@ function MyBidRow({ entry, now }: { entry: MyBidsItem; now: number }) {
               {t('market.mybids.seller', { nick: offering.seller.nick })}
             </Typography>
           </Box>
-          <BidStatusChip status={bid.status} />
+          <BidStatusChip status={bid.status} reserve={entry.reserve} />
         </Box>
         <Box
           component="dl"

@@ -24,6 +24,7 @@ import type { SavedCard } from '@shared/schemas/payments';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { bidStatusKey } from '../../../components/BidStatusChip';
 import { LoadingBlock, RetryAlert } from '../../../components/LoadingBlock';
 import { deliversTo, postalOf, SavedAddressChoice } from '../../../components/SavedAddressChoice';
 import { ApiError } from '../../../lib/api';
@@ -410,15 +411,10 @@ export function BidForm({
             : t('offering.bidding.form.title')}
       </Typography>
       {placed && placed.status === mine?.status ? (
-        <Alert
-          severity={placed.status === 'active' ? 'success' : 'warning'}
-          role="status"
+        <PlacedAlert
+          outcome={placed.status === 'outbid' ? 'outbid' : bidStatusKey(placed.status, lot.reserve)}
           onClose={() => setPlaced(null)}
-        >
-          {placed.status === 'outbid'
-            ? t('offering.bidding.placed.outbid')
-            : t('offering.bidding.placed.active')}
-        </Alert>
+        />
       ) : null}
       <Box
         sx={{
@@ -599,6 +595,18 @@ function AddPrompt({
       }
     >
       {text}
+    </Alert>
+  );
+}
+
+/** What a placed bid came to: winning, leading below a reserve not met, or outbid at once. */
+function PlacedAlert({ outcome, onClose }: { outcome: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const key = outcome === 'outbid' || outcome === 'leading' ? outcome : 'active';
+  const severity = key === 'outbid' ? 'warning' : key === 'leading' ? 'info' : 'success';
+  return (
+    <Alert severity={severity} role="status" onClose={onClose}>
+      {t(`offering.bidding.placed.${key}`)}
     </Alert>
   );
 }

@@ -97,7 +97,7 @@ export function BidList({ lot }: { lot: AuctionView }) {
                     </Typography>
                   ) : null}
                 </Box>
-                <BidStatusChip status={bid.status} />
+                <BidStatusChip status={bid.status} reserve={lot.reserve} />
               </Box>
             </Box>
           ))}

@@ -13,7 +13,7 @@ import { formatDateTime } from '@shared/dates';
 import type { AuctionView, MyBid } from '@shared/schemas/bids';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { BidStatusChip } from '../../../components/BidStatusChip';
+import { BidStatusChip, bidStatusKey } from '../../../components/BidStatusChip';
 import { Fact, FactsGrid } from '../../../components/FactsGrid';
 import { useErrorText } from '../../../lib/errors';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
@@ -66,9 +66,11 @@ export function MyBidPart({ lot, userId }: { lot: AuctionView; userId: string })
         <Typography id={headingId} variant="subtitle1" component="h4" sx={{ fontWeight: 600 }}>
           {t('offering.bidding.mine.title')}
         </Typography>
-        <BidStatusChip status={mine.status} />
+        <BidStatusChip status={mine.status} reserve={lot.reserve} />
       </Box>
-      <Typography>{t(`offering.bidding.mine.status.${mine.status}`)}</Typography>
+      <Typography>
+        {t(`offering.bidding.mine.status.${bidStatusKey(mine.status, lot.reserve)}`)}
+      </Typography>
       {mine.quantity > 0 ? (
         <FactsGrid label={t('offering.bidding.mine.title')}>
           <Fact term={t('offering.bidding.mine.amount')}>
