@@ -91,4 +91,34 @@ describe('listing and the market in Chromium', () => {
     await buyer.context.close();
     await seller.context.close();
   });
+
+  it('a guest on a phone finds the demo market of a fresh start, and a lot below its reserve with its bids competing', async () => {
+    const guest = await newPage(browser(), 'phone');
+    await guest.page.goto(`${baseUrl}/market`);
+    const cards = guest.page.getByRole('article');
+    await cards.filter({ hasText: 'Omega Seamaster, 1962, serviced' }).waitFor({ timeout: 20_000 });
+    // Both kinds of offering, each with what its card needs.
+    await expect(cards.filter({ hasText: 'Buy Now' }).count()).resolves.toBeGreaterThan(0);
+    await expect(cards.filter({ hasText: 'Highest bid' }).count()).resolves.toBeGreaterThan(0);
+    await screenshot(guest.page, 'market-demo-375');
+
+    await cards.filter({ hasText: 'KT88 valve amplifier No. 12' }).first().click();
+    await guest.page.waitForURL(/\/market\/product\/.+\?offering=/);
+    const expectLot = async () => {
+      const lot = guest.page.getByRole('article', { name: 'Offering by @nordlicht' });
+      await lot.getByText('Reserve not met').waitFor({ timeout: 20_000 });
+      const bids = lot.getByRole('list', { name: 'Bids (2)' });
+      const rows = bids.getByRole('listitem');
+      await expect(rows.nth(0).textContent()).resolves.toMatch(/@marcorossi.*€1\.320,00.*Leading/);
+      await expect(rows.nth(1).textContent()).resolves.toMatch(/@atelierronda.*€1\.250,00.*Outbid/);
+      await expect(lot.getByText('No bids yet').count()).resolves.toBe(0);
+    };
+    await expectLot();
+    await screenshot(guest.page, 'market-demo-reserve-375');
+    // A direct load of the same address shows the same lot.
+    await guest.page.reload();
+    await expectLot();
+    expect(jsErrors(guest.page)).toEqual([]);
+    await guest.context.close();
+  });
 });

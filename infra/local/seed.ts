@@ -125,6 +125,46 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
   return profiles.length;
 }
 
+/** Written in the data directory once the demo market is seeded (`npm start` seeds it if absent). */
+export const SEEDED_MARKET_MARKER = 'seeded-market';
+
+/**
+ * The demo market (seed-market.ts) on the twin running in this process: its environment must be
+ * in process.env, since the listing goes through the product's use cases and workflows. Loaded
+ * only when needed: it brings the functions' modules.
+ */
+export async function seedDemoMarketOn(
+  target: Pick<SeedTarget, 's3Url' | 'imagesBucket'>,
+  log: Log,
+): Promise<number> {
+  const { seedDemoMarket } = await import('./seed-market');
+  const s3 = new S3Client({
+    endpoint: target.s3Url,
+    forcePathStyle: true,
+    region: TWIN_REGION,
+    credentials: TWIN_CREDENTIALS,
+  });
+  try {
+    return await seedDemoMarket({
+      sellers: seedProfiles(),
+      log,
+      async putImage(key, body) {
+        await s3.send(
+          new PutObjectCommand({
+            Bucket: target.imagesBucket,
+            Key: key,
+            Body: body,
+            ContentType: 'image/webp',
+            CacheControl: 'public, max-age=31536000, immutable',
+          }),
+        );
+      },
+    });
+  } finally {
+    s3.destroy();
+  }
+}
+
 const DEMO_COUNTRY = 'GB';
 
 /**
@@ -233,6 +273,7 @@ export async function seedCommand(dataDir = DEFAULT_DATA_DIR, log: Log = console
       { ...target, dynamodbUrl: running.dynamodb, s3Url: running.s3, stripeUrl: running.stripe },
       log,
     );
+    log(MARKET_NOTE);
     return;
   }
   log(`[seed] no running twin: starting DynamoDB Local and s3rver on ${dataDir}`);
@@ -261,7 +302,11 @@ export async function seedCommand(dataDir = DEFAULT_DATA_DIR, log: Log = console
   } finally {
     await dynamo.stop();
   }
+  log(MARKET_NOTE);
 }
+
+/** `npm run seed` leaves the market alone: listing needs the workflows of a running `npm start`. */
+const MARKET_NOTE = `[seed] the demo market (offerings and bids) is seeded by npm start when ${SEEDED_MARKET_MARKER} is missing from the data directory`;
 
 const invokedDirectly =
   process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

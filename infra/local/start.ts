@@ -3,7 +3,13 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkJava } from './dynamodb';
-import { RUNNING_FILE, seedDemoData, type RunningTwinFile } from './seed';
+import {
+  RUNNING_FILE,
+  SEEDED_MARKET_MARKER,
+  seedDemoData,
+  seedDemoMarketOn,
+  type RunningTwinFile,
+} from './seed';
 import { DEFAULT_DATA_DIR, REPO_ROOT, TwinError, assertPortFree, type Log } from './support';
 import { DEV_PORTS, TWIN_NAMES, startTwin, type Twin } from './twin';
 
@@ -11,7 +17,7 @@ import { DEV_PORTS, TWIN_NAMES, startTwin, type Twin } from './twin';
  * `npm start`: the whole product on this machine, stopped by one Ctrl-C.
  * Checks Java and the ports, builds the web app when its build is missing or older than web/,
  * starts the twin on http://localhost:3000, seeds demo data on the first start (a marker in
- * .data/), and prints the URLs. SIGINT/SIGTERM stop every part (DynamoDB Local's JVM included;
+ * .data/; the demo market has its own marker), and prints the URLs. SIGINT/SIGTERM stop every part (DynamoDB Local's JVM included;
  * a watchdog kills it even if this process is killed outright).
  */
 
@@ -157,6 +163,13 @@ export async function start(options: { dataDir?: string; log?: Log } = {}): Prom
         log,
       );
       writeFileSync(marker, `${new Date().toISOString()}\n`);
+    }
+    // The demo market, on a first start and on a data directory seeded before it existed.
+    const marketMarker = path.join(dataDir, SEEDED_MARKET_MARKER);
+    if (!existsSync(marketMarker)) {
+      log('[start] seeding the demo market (listings, approvals and bids through the workflows)…');
+      await seedDemoMarketOn({ s3Url: twin.urls.s3, imagesBucket: TWIN_NAMES.imagesBucket }, log);
+      writeFileSync(marketMarker, `${new Date().toISOString()}\n`);
     }
 
     log(

@@ -33,6 +33,11 @@ export async function putFinishedItem(input: {
   royalty?: number;
   beneficiary?: { nick: string; share: number; user_id: string };
   shipping?: ItemRecord['shipping'];
+  /** The dev seed's demo items say what they are (tests keep the blue cup). */
+  description?: string;
+  symbol?: string;
+  issuer?: ItemRecord['issuer'];
+  contactEmail?: string;
 }): Promise<ItemRecord> {
   const env = readEnv();
   const doc = dynamoDocumentClient(env);
@@ -51,9 +56,9 @@ export async function putFinishedItem(input: {
     created_at: now,
     product_type: type,
     title: input.title ?? 'Blue cup',
-    description: 'A hand-made blue cup.',
+    description: input.description ?? 'A hand-made blue cup.',
     copies: input.copies,
-    symbol: 'blue-cup',
+    symbol: input.symbol ?? 'blue-cup',
     images: [image],
     file: null,
     collection_id: null,
@@ -76,8 +81,8 @@ export async function putFinishedItem(input: {
               input.ticketExpiresAt ?? new Date(Date.now() + 30 * 86_400_000).toISOString(),
           }
         : null,
-    contact_email: 'maker@example.com',
-    issuer: {
+    contact_email: input.contactEmail ?? 'maker@example.com',
+    issuer: input.issuer ?? {
       legal_form: 'SL',
       organisation: 'Cups SL',
       country: 'ES',

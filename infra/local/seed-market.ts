@@ -1,0 +1,438 @@
+import sharp from 'sharp';
+import { createBid, bidsDeps } from '../../functions/bids/index';
+import { bidInput } from '../../functions/bids/testing/inputs';
+import { putFinishedItem } from '../../functions/items/testing/items';
+import { listApprovedForDemo } from '../../functions/offerings/testing/demo';
+import { listingContract } from '../../functions/offerings/testing/listing';
+import { saveDemoCard } from '../../functions/payments/testing/demo';
+import type { ProductType } from '../../shared/switches';
+import type { Category, ListingContract } from '../../shared/schemas/offerings';
+import { postalAddressSchema, type PostalAddress } from '../../shared/schemas/orders';
+import type { SeedProfile } from './seed-data';
+import type { Log } from './support';
+
+/**
+ * The demo market of `npm start` (issue 11's leftover): items of the demo sellers listed through
+ * the product's own paths (the create call's use case, the listing workflow on the twin's runner,
+ * support's approval) at a fixed price and at auction, and bids placed through the bid use case by
+ * other demo sellers, each with a test card saved on the Stripe twin. Times are relative to the
+ * seeding, so the auctions are live when the marketplace first opens: one ends within hours, one
+ * is a multi-copy lot, one has a reserve not met yet, one has no bids.
+ *
+ * Runs in a process whose environment is the twin's (functions/core/env.ts reads it).
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+interface DemoBid {
+  bidder: string;
+  /** Per copy, minor units; the lot's minimum then if omitted. */
+  amount?: number;
+  /** Copies asked for (a multi-copy lot); 1 otherwise. */
+  quantity?: number;
+  /** A proxy maximum per copy, minor units. */
+  max?: number;
+}
+
+export interface DemoListing {
+  seller: string;
+  title: string;
+  description: string;
+  symbol: string;
+  product_type: ProductType;
+  /** Copies minted; `listed` of them are offered. */
+  copies: number;
+  listed: number;
+  /** Countries a physical item is delivered to. */
+  countries?: string[];
+  listing: Pick<ListingContract, 'type' | 'currency' | 'price'> &
+    Partial<Pick<ListingContract, 'buy_price' | 'reserve_price' | 'multi_copy'>>;
+  categories: Category[];
+  /** When the offering ends, from the seeding. */
+  endsIn: number;
+  /** The image: a line above the title and two gradient tones. */
+  kicker: string;
+  colors: [string, string];
+  /** Bids in this order, each at its amount or the lot's minimum then. */
+  bids?: DemoBid[];
+}
+
+const EUROPE = ['DE', 'ES', 'FR', 'GB', 'IE', 'IT', 'NL', 'PT'];
+
+export const DEMO_LISTINGS: DemoListing[] = [
+  {
+    seller: 'tidewater',
+    title: 'Harbour Lights Festival, Saturday pass',
+    description:
+      'Full-day entry to the Saturday of Harbour Lights on the Brighton seafront: three stages, eleven bands, last set at 23:00. The QR code is scanned at the gate.',
+    symbol: 'harbour-lights-sat',
+    product_type: 'ticket',
+    copies: 200,
+    listed: 150,
+    listing: { type: 'fixed', currency: 'GBP', price: 4_500 },
+    categories: ['events', 'music'],
+    endsIn: 30 * DAY,
+    kicker: 'TICKET · SATURDAY',
+    colors: ['#0f4c81', '#2a9d8f'],
+  },
+  {
+    seller: 'nordlicht',
+    title: 'KT88 valve amplifier No. 12',
+    description:
+      'A 2 × 40 W push-pull amplifier built by hand in Hamburg, point-to-point wired, with a walnut chassis. Serial No. 12 of the 2026 run, with its test sheet and lifetime service.',
+    symbol: 'kt88-no12',
+    product_type: 'physical',
+    copies: 1,
+    listed: 1,
+    countries: EUROPE,
+    listing: { type: 'auction', currency: 'EUR', price: 120_000, reserve_price: 150_000 },
+    categories: ['music', 'collectibles'],
+    endsIn: 3 * DAY,
+    kicker: 'VALVE AMPLIFIER · SERIAL 12',
+    colors: ['#1d1d1f', '#c9a227'],
+    // Below the reserve no bid is allocated, so the minimum stays the starting price: each
+    // bidder names their amount.
+    bids: [
+      { bidder: 'marcorossi', amount: 120_000 },
+      { bidder: 'atelierronda', amount: 125_000 },
+      { bidder: 'marcorossi', amount: 132_000 },
+    ],
+  },
+  {
+    seller: 'aikodraws',
+    title: 'Shinjuku after rain, digital edition',
+    description:
+      'The full-resolution file (6000 × 4000 px) of the ink and watercolour painting, with a licence for personal prints. Numbered edition of 50.',
+    symbol: 'shinjuku-rain',
+    product_type: 'digital',
+    copies: 50,
+    listed: 40,
+    listing: { type: 'fixed', currency: 'EUR', price: 2_500 },
+    categories: ['art'],
+    endsIn: 60 * DAY,
+    kicker: 'DIGITAL · 1 OF 50',
+    colors: ['#6d28d9', '#ec4899'],
+  },
+  {
+    seller: 'aikodraws',
+    title: "Night tram, artist's proofs",
+    description:
+      "Five artist's proofs of the Night tram print, as high-resolution files signed with the edition's certificate. Bid for one copy or several: the five highest bids per copy win.",
+    symbol: 'night-tram-ap',
+    product_type: 'digital',
+    copies: 5,
+    listed: 5,
+    listing: { type: 'auction', currency: 'EUR', price: 8_000, multi_copy: true },
+    categories: ['art', 'collectibles'],
+    endsIn: 26 * HOUR,
+    kicker: "5 ARTIST'S PROOFS",
+    colors: ['#312e81', '#a855f7'],
+    bids: [
+      { bidder: 'kwameprints', quantity: 2 },
+      { bidder: 'luciaceramics' },
+      { bidder: 'hannahbakes', quantity: 2 },
+      { bidder: 'samoconnor' },
+    ],
+  },
+  {
+    seller: 'hannahbakes',
+    title: 'Croissant masterclass, Saturday morning',
+    description:
+      'Three hours in the Munich kitchen: laminated dough from scratch, shaping and baking. Aprons and coffee provided; you leave with a box of twelve.',
+    symbol: 'croissant-class',
+    product_type: 'service',
+    copies: 12,
+    listed: 12,
+    listing: { type: 'fixed', currency: 'EUR', price: 6_500 },
+    categories: ['education', 'experiencies'],
+    endsIn: 10 * DAY,
+    kicker: 'CLASS · 12 SEATS',
+    colors: ['#be185d', '#f9a8d4'],
+  },
+  {
+    seller: 'marcorossi',
+    title: 'Omega Seamaster, 1962, serviced',
+    description:
+      'Calibre 552 automatic, 34 mm steel case, original dial. Fully serviced in 2026 with new gaskets and a timing sheet: +4 s/day. Ships insured.',
+    symbol: 'seamaster-1962',
+    product_type: 'physical',
+    copies: 1,
+    listed: 1,
+    countries: EUROPE,
+    listing: { type: 'auction', currency: 'EUR', price: 90_000, buy_price: 180_000 },
+    categories: ['jewelry', 'collectibles'],
+    endsIn: 3 * HOUR,
+    kicker: 'AUTOMATIC · CALIBRE 552',
+    colors: ['#334155', '#94a3b8'],
+    bids: [{ bidder: 'nordlicht' }, { bidder: 'tidewater', max: 120_000 }, { bidder: 'nordlicht' }],
+  },
+  {
+    seller: 'kwameprints',
+    title: 'Accra signs, two-colour screen print',
+    description:
+      'Hand-pulled on 300 g cotton paper, 50 × 70 cm, red and yellow. Numbered and signed; run of 30.',
+    symbol: 'accra-signs',
+    product_type: 'physical',
+    copies: 30,
+    listed: 20,
+    countries: [...EUROPE, 'US'],
+    listing: { type: 'fixed', currency: 'EUR', price: 4_000 },
+    categories: ['art'],
+    endsIn: 45 * DAY,
+    kicker: 'PRINT · RUN OF 30',
+    colors: ['#b91c1c', '#facc15'],
+  },
+  {
+    seller: 'greenhollow',
+    title: 'Cheese-making day at Green Hollow',
+    description:
+      'A day on the farm in Devon: milking at eight, a soft cheese and a hard one made by you, lunch in the barn. Take your cheeses home once they have aged.',
+    symbol: 'cheese-day',
+    product_type: 'service',
+    copies: 8,
+    listed: 8,
+    listing: { type: 'fixed', currency: 'GBP', price: 9_500 },
+    categories: ['experiencies', 'travel'],
+    endsIn: 20 * DAY,
+    kicker: 'EXPERIENCE · 8 PLACES',
+    colors: ['#166534', '#84cc16'],
+  },
+  {
+    seller: 'luciaceramics',
+    title: 'Wood-fired moon jar',
+    description:
+      'Stoneware, 38 cm tall, thrown in two halves and fired for four days in the anagama kiln. Ash glaze on the shoulder; firing notes included.',
+    symbol: 'moon-jar',
+    product_type: 'physical',
+    copies: 1,
+    listed: 1,
+    countries: EUROPE,
+    listing: { type: 'auction', currency: 'EUR', price: 30_000 },
+    categories: ['art', 'collectibles'],
+    endsIn: 5 * DAY,
+    kicker: 'STONEWARE · ONE OF ONE',
+    colors: ['#9a3412', '#fb923c'],
+  },
+];
+
+/** The sellers' countries, for the items' issuer and the bidders' delivery addresses. */
+export const COUNTRY: Record<string, string> = {
+  tidewater: 'GB',
+  nordlicht: 'DE',
+  aikodraws: 'JP',
+  atelierronda: 'ES',
+  luciaceramics: 'ES',
+  hannahbakes: 'DE',
+  greenhollow: 'GB',
+  kwameprints: 'GB',
+  marcorossi: 'IT',
+  samoconnor: 'IE',
+};
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Words into lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/)) {
+    const last = lines.at(-1);
+    if (last !== undefined && `${last} ${word}`.length <= width)
+      lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** The item's image, 1200 × 1200 WebP, and its 400 px thumbnail: the title on a gradient. */
+export async function renderItemImage(
+  listing: Pick<DemoListing, 'title' | 'kicker' | 'colors'>,
+): Promise<{ full: Buffer; thumb: Buffer }> {
+  const [from, to] = listing.colors;
+  const lines = wrap(listing.title, 16).slice(0, 4);
+  const top = 600 - (lines.length * 110) / 2 + 40;
+  const text = lines
+    .map(
+      (line, index) =>
+        `<text x="110" y="${top + index * 110}" font-size="96" font-weight="700" fill="#fff">${escapeXml(line)}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1200" viewBox="0 0 1200 1200">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+    <stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/>
+  </linearGradient></defs>
+  <rect width="1200" height="1200" fill="url(#g)"/>
+  <circle cx="1000" cy="180" r="340" fill="#fff" fill-opacity="0.08"/>
+  <circle cx="160" cy="1100" r="420" fill="#000" fill-opacity="0.10"/>
+  <g font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">
+    <text x="110" y="${top - 150}" font-size="40" letter-spacing="6" fill="#fff" fill-opacity="0.8">${escapeXml(listing.kicker)}</text>
+    ${text}
+  </g>
+</svg>`;
+  const full = await sharp(Buffer.from(svg)).webp({ quality: 86 }).toBuffer();
+  const thumb = await sharp(full).resize(400, 400).webp({ quality: 82 }).toBuffer();
+  return { full, thumb };
+}
+
+/** A ticket's validity: a week after its offering ends. */
+export function ticketExpiryOf(demo: DemoListing, now: number): string {
+  return new Date(now + demo.endsIn + 7 * DAY).toISOString();
+}
+
+/** The listing a demo offering is created with, at `now` (ms). */
+export function demoContract(demo: DemoListing, itemId: string, now: number): ListingContract {
+  return listingContract(itemId, {
+    ...demo.listing,
+    copies: demo.listed,
+    multi_copy: demo.listing.multi_copy ?? false,
+    buy_price: demo.listing.buy_price ?? null,
+    reserve_price: demo.listing.reserve_price ?? null,
+    categories: demo.categories,
+    start_at: new Date(now).toISOString(),
+    end_at: new Date(now + demo.endsIn).toISOString(),
+  });
+}
+
+/** The delivery address a demo bidder bids with: in their own country. */
+export function addressOf(profile: SeedProfile): PostalAddress {
+  const country = COUNTRY[profile.record.nick] ?? 'GB';
+  return postalAddressSchema.parse({
+    country,
+    fullname: [profile.record.name, profile.record.surname].filter(Boolean).join(' '),
+    line1: '1 Demo Street',
+    postalcode: '10001',
+    city: 'Demo City',
+    stateprovince: 'Demo',
+  });
+}
+
+/**
+ * A bid at `amount`; one without an amount of its own is at the lot's minimum: `amount` (what the
+ * last answer said) first, the minimum the refusal names if it moved. Answers the new minimum.
+ */
+async function placeDemoBid(
+  bidder: SeedProfile,
+  offeringId: string,
+  amount: number,
+  bid: DemoBid,
+  address: PostalAddress | null,
+): Promise<number> {
+  const deps = bidsDeps();
+  const place = (amount: number) =>
+    createBid(
+      deps,
+      bidInput(bidder.record.id, offeringId, amount, {
+        quantity: bid.quantity ?? 1,
+        maxbid: bid.max ?? null,
+        postaladdress: address,
+      }),
+      new Date(),
+    );
+  try {
+    return (await place(amount)).minimBid;
+  } catch (error) {
+    const minimum = (error as { details?: { minimBid?: number } }).details?.minimBid;
+    if (bid.amount !== undefined || minimum === undefined || minimum === amount) throw error;
+    return (await place(minimum)).minimBid;
+  }
+}
+
+async function withContext<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new Error(`the demo market: ${what} failed${code === undefined ? '' : ` (${code})`}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Seeds the demo market for the demo sellers; `putImage` stores an image in the images bucket.
+ * Answers how many offerings were listed.
+ */
+export async function seedDemoMarket(input: {
+  sellers: SeedProfile[];
+  putImage: (key: string, body: Buffer) => Promise<void>;
+  log: Log;
+}): Promise<number> {
+  const byNick = new Map(input.sellers.map((profile) => [profile.record.nick, profile]));
+  const profileOf = (nick: string): SeedProfile => {
+    const profile = byNick.get(nick);
+    if (profile === undefined) throw new Error(`the demo market names an unknown seller @${nick}`);
+    return profile;
+  };
+  const started = Date.now();
+  const bidders = [
+    ...new Set(DEMO_LISTINGS.flatMap((listing) => (listing.bids ?? []).map((bid) => bid.bidder))),
+  ];
+  await Promise.all(bidders.map((nick) => saveDemoCard(profileOf(nick).record.id, new Date())));
+
+  const listed = await Promise.all(
+    DEMO_LISTINGS.map(async (demo) => {
+      const seller = profileOf(demo.seller);
+      const { record } = seller;
+      const now = Date.now();
+      const item = await putFinishedItem({
+        creator: { id: record.id, nick: record.nick },
+        copies: demo.copies,
+        product_type: demo.product_type,
+        title: demo.title,
+        description: demo.description,
+        symbol: demo.symbol,
+        contactEmail: seller.account.email,
+        shipping:
+          demo.product_type === 'physical'
+            ? { mode: 'delivery', countries: demo.countries ?? EUROPE }
+            : null,
+        ...(demo.product_type === 'ticket' ? { ticketExpiresAt: ticketExpiryOf(demo, now) } : {}),
+        issuer: {
+          legal_form: record.user_option === 'company' ? 'Company' : 'Individual',
+          organisation:
+            record.entity_name ?? [record.name, record.surname].filter(Boolean).join(' '),
+          country: COUNTRY[record.nick] ?? 'GB',
+          email: seller.account.email,
+          governing_law: COUNTRY[record.nick] ?? 'GB',
+          jurisdiction: COUNTRY[record.nick] ?? 'GB',
+        },
+      });
+      const image = await renderItemImage(demo);
+      const [stored] = item.images;
+      if (stored === undefined) throw new Error(`demo item ${item.id} has no image key`);
+      await Promise.all([
+        input.putImage(stored.full, image.full),
+        input.putImage(stored.thumb, image.thumb),
+      ]);
+      const contract = demoContract(demo, item.id, now);
+      const offeringId = await listApprovedForDemo(record.id, contract, `demo-${demo.symbol}`);
+      return { demo, offeringId };
+    }),
+  );
+
+  let bids = 0;
+  for (const { demo, offeringId } of listed) {
+    let minimum = demo.listing.price;
+    for (const bid of demo.bids ?? []) {
+      const bidder = profileOf(bid.bidder);
+      minimum = await withContext(
+        `@${bid.bidder}'s bid on ${demo.symbol} at ${bid.amount ?? minimum}`,
+        () =>
+          placeDemoBid(
+            bidder,
+            offeringId,
+            bid.amount ?? minimum,
+            bid,
+            demo.product_type === 'physical' ? addressOf(bidder) : null,
+          ),
+      );
+      bids += 1;
+    }
+  }
+  input.log(
+    `[seed] demo market: ${listed.length} offerings listed and approved, ${bids} bids, in ${Date.now() - started} ms`,
+  );
+  return listed.length;
+}
