@@ -196,19 +196,31 @@ function initials(seller: SeedSeller): string {
     .join('');
 }
 
-/** A 400×400 WebP: the initials on a diagonal two-tone gradient with soft circles. */
-export async function renderAvatar(text: string, colors: [string, string]): Promise<Buffer> {
+/**
+ * A square SVG of `size` px: a diagonal two-tone gradient with two soft circles, `content` (SVG
+ * elements) on top. The demo avatars and the demo market's item images are drawn on it.
+ */
+export function gradientSquare(size: number, colors: [string, string], content: string): string {
   const [from, to] = colors;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 400 400">
+  const at = (ratio: number) => Math.round(size * ratio);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
     <stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/>
   </linearGradient></defs>
-  <rect width="400" height="400" fill="url(#g)"/>
-  <circle cx="330" cy="70" r="120" fill="#fff" fill-opacity="0.08"/>
-  <circle cx="60" cy="360" r="150" fill="#000" fill-opacity="0.08"/>
-  <text x="200" y="212" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" font-size="150"
-    font-weight="700" fill="#fff" text-anchor="middle" dominant-baseline="middle">${text}</text>
+  <rect width="${size}" height="${size}" fill="url(#g)"/>
+  <circle cx="${at(0.825)}" cy="${at(0.175)}" r="${at(0.3)}" fill="#fff" fill-opacity="0.08"/>
+  <circle cx="${at(0.15)}" cy="${at(0.9)}" r="${at(0.375)}" fill="#000" fill-opacity="0.08"/>
+  <g font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" fill="#fff">${content}</g>
 </svg>`;
+}
+
+/** A 400×400 WebP: the initials on a diagonal two-tone gradient with soft circles. */
+export async function renderAvatar(text: string, colors: [string, string]): Promise<Buffer> {
+  const svg = gradientSquare(
+    400,
+    colors,
+    `<text x="200" y="212" font-size="150" font-weight="700" text-anchor="middle" dominant-baseline="middle">${text}</text>`,
+  );
   return sharp(Buffer.from(svg)).webp({ quality: 88 }).toBuffer();
 }
 

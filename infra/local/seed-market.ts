@@ -8,7 +8,7 @@ import { saveDemoCard } from '../../functions/payments/testing/demo';
 import type { ProductType } from '../../shared/switches';
 import type { Category, ListingContract } from '../../shared/schemas/offerings';
 import { postalAddressSchema, type PostalAddress } from '../../shared/schemas/orders';
-import type { SeedProfile } from './seed-data';
+import { gradientSquare, type SeedProfile } from './seed-data';
 import type { Log } from './support';
 
 /**
@@ -250,27 +250,16 @@ function wrap(text: string, width: number): string[] {
 export async function renderItemImage(
   listing: Pick<DemoListing, 'title' | 'kicker' | 'colors'>,
 ): Promise<{ full: Buffer; thumb: Buffer }> {
-  const [from, to] = listing.colors;
   const lines = wrap(listing.title, 16).slice(0, 4);
   const top = 600 - (lines.length * 110) / 2 + 40;
   const text = lines
     .map(
       (line, index) =>
-        `<text x="110" y="${top + index * 110}" font-size="96" font-weight="700" fill="#fff">${escapeXml(line)}</text>`,
+        `<text x="110" y="${top + index * 110}" font-size="96" font-weight="700">${escapeXml(line)}</text>`,
     )
     .join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1200" viewBox="0 0 1200 1200">
-  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-    <stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/>
-  </linearGradient></defs>
-  <rect width="1200" height="1200" fill="url(#g)"/>
-  <circle cx="1000" cy="180" r="340" fill="#fff" fill-opacity="0.08"/>
-  <circle cx="160" cy="1100" r="420" fill="#000" fill-opacity="0.10"/>
-  <g font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">
-    <text x="110" y="${top - 150}" font-size="40" letter-spacing="6" fill="#fff" fill-opacity="0.8">${escapeXml(listing.kicker)}</text>
-    ${text}
-  </g>
-</svg>`;
+  const kicker = `<text x="110" y="${top - 150}" font-size="40" letter-spacing="6" fill-opacity="0.8">${escapeXml(listing.kicker)}</text>`;
+  const svg = gradientSquare(1200, listing.colors, kicker + text);
   const full = await sharp(Buffer.from(svg)).webp({ quality: 86 }).toBuffer();
   const thumb = await sharp(full).resize(400, 400).webp({ quality: 82 }).toBuffer();
   return { full, thumb };

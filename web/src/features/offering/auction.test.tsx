@@ -123,6 +123,19 @@ const doraBid = () =>
       bidEntryFixture({ status: 'outbid' }),
     ],
   });
+/** The lot once @ana's bid of $15,50 leads @bruno's (outbid), with the reserve `reserve`. */
+const anaLeads = (reserve: AuctionView['reserve']) =>
+  auctionViewFixture({
+    minimBid: reserve === 'met' ? 1650 : 1600,
+    highestBid: 1550,
+    reserve,
+    bids: 2,
+    bidlist: [
+      bidEntryFixture({ bidid: 'mine', nick: 'ana', amount: 1550 }),
+      bidEntryFixture({ status: 'outbid' }),
+    ],
+    mine: myBidFixture({ bidid: 'mine' }),
+  });
 const bidForm = () => screen.findByRole('form', { name: 'Place a bid' });
 const amountField = (form: HTMLElement) =>
   within(form).getByRole('textbox', { name: /^Your bid per copy/ });
@@ -301,17 +314,7 @@ describe('auction panel', () => {
     let lot = auctionViewFixture({ reserve: 'not_met', highestBid: 1500 });
     asBidder(() => lot, {
       [CREATE]: () => {
-        lot = auctionViewFixture({
-          minimBid: 1600,
-          highestBid: 1550,
-          reserve: 'not_met',
-          bids: 2,
-          bidlist: [
-            bidEntryFixture({ bidid: 'mine', nick: 'ana', amount: 1550 }),
-            bidEntryFixture({ status: 'outbid' }),
-          ],
-          mine: myBidFixture({ bidid: 'mine' }),
-        });
+        lot = anaLeads('not_met');
         return ok(lot, 201);
       },
     });
@@ -349,17 +352,7 @@ describe('auction panel', () => {
     let lot = auctionViewFixture();
     const fetchMock = asBidder(() => lot, {
       [CREATE]: () => {
-        lot = auctionViewFixture({
-          minimBid: 1650,
-          highestBid: 1550,
-          reserve: 'met',
-          bids: 2,
-          bidlist: [
-            bidEntryFixture({ bidid: 'mine', nick: 'ana', amount: 1550 }),
-            bidEntryFixture({ status: 'outbid' }),
-          ],
-          mine: myBidFixture({ bidid: 'mine' }),
-        });
+        lot = anaLeads('met');
         return ok(lot, 201);
       },
     });
