@@ -7,6 +7,7 @@ import {
   GetCommand,
   PutCommand,
   TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { accountSeedItems, type AccountRecord } from '../../functions/accounts/testing/seed';
@@ -99,16 +100,19 @@ export async function seedDemoData(target: SeedTarget, log: Log): Promise<number
       // A seller is a user whose Stripe onboarding is complete: the demo sellers onboard on the
       // Stripe twin as a seller would (an Express account, its hosted form submitted "verified").
       const accountId = await onboardDemoSeller(stripe, doc, TableName, record.id, account.email);
+      // Its fields set, not the record replaced: the demo market keeps the seller's Stripe
+      // customer (their saved test card) on the same record, and a re-seed must not lose it.
       await doc.send(
-        new PutCommand({
+        setFields(
           TableName,
-          Item: onboardedSellerItem({
+          paymentsRecordKey(record.id),
+          onboardedSellerItem({
             userId: record.id,
             stripeAccountId: accountId,
             country: DEMO_COUNTRY,
             at: record.created_at,
           }),
-        }),
+        ),
       );
       await doc.send(
         new PutCommand({
@@ -163,6 +167,26 @@ export async function seedDemoMarketOn(
   } finally {
     s3.destroy();
   }
+}
+
+/** An UpdateItem setting the item's attributes other than the key (others on it are kept). */
+function setFields(
+  TableName: string,
+  key: { pk: string; sk: string },
+  item: Record<string, unknown>,
+): UpdateCommand {
+  const fields = Object.entries(item).filter(([name]) => !(name in key));
+  return new UpdateCommand({
+    TableName,
+    Key: key,
+    UpdateExpression: `SET ${fields.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(
+      fields.map(([name], index) => [`#f${index}`, name]),
+    ),
+    ExpressionAttributeValues: Object.fromEntries(
+      fields.map(([, value], index) => [`:v${index}`, value]),
+    ),
+  });
 }
 
 const DEMO_COUNTRY = 'GB';
