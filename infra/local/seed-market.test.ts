@@ -1,12 +1,14 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createOfferingBodySchema, listingViolations } from '../../shared/schemas/offerings';
+import { DEFAULT_SWITCHES, PRODUCT_TYPES } from '../../shared/switches';
 import { seedProfiles } from './seed-data';
 import {
   addressOf,
   COUNTRY,
   DEMO_LISTINGS,
   demoContract,
+  demoListingsFor,
   renderItemImage,
   ticketExpiryOf,
 } from './seed-market';
@@ -57,18 +59,23 @@ describe('the demo market', () => {
     for (const nick of profiles.keys()) expect(COUNTRY[nick], nick).toBeDefined();
   });
 
-  it('shows both kinds of offering, every product type, a reserve, a multi-copy lot and a lot ending soon', () => {
-    expect(new Set(DEMO_LISTINGS.map((demo) => demo.listing.type))).toEqual(
+  it('gives this deployment (physical products only) both kinds of offering, a reserve, a multi-copy lot, a lot without bids and one ending soon', () => {
+    const listings = demoListingsFor(DEFAULT_SWITCHES.mintableTypes);
+    expect(new Set(listings.map((demo) => demo.product_type))).toEqual(new Set(['physical']));
+    expect(new Set(listings.map((demo) => demo.listing.type))).toEqual(
       new Set(['fixed', 'auction']),
     );
-    expect(new Set(DEMO_LISTINGS.map((demo) => demo.product_type))).toEqual(
-      new Set(['physical', 'digital', 'ticket', 'service']),
-    );
-    const auctions = DEMO_LISTINGS.filter((demo) => demo.listing.type === 'auction');
+    const auctions = listings.filter((demo) => demo.listing.type === 'auction');
     expect(auctions.some((demo) => (demo.listing.reserve_price ?? null) !== null)).toBe(true);
     expect(auctions.some((demo) => demo.listing.multi_copy === true)).toBe(true);
     expect(auctions.some((demo) => (demo.bids ?? []).length === 0)).toBe(true);
     expect(Math.min(...auctions.map((demo) => demo.endsIn))).toBeLessThanOrEqual(6 * 3_600_000);
+  });
+
+  it('has listings of every product type for deployments that mint them, and none of a type they do not', () => {
+    expect(new Set(DEMO_LISTINGS.map((demo) => demo.product_type))).toEqual(new Set(PRODUCT_TYPES));
+    expect(demoListingsFor(['ticket']).map((demo) => demo.product_type)).toEqual(['ticket']);
+    expect(demoListingsFor([])).toEqual([]);
   });
 
   it('draws each item a 1200 px WebP image and a 400 px thumbnail', async () => {

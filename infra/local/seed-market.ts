@@ -5,7 +5,7 @@ import { putFinishedItem } from '../../functions/items/testing/items';
 import { listApprovedForDemo } from '../../functions/offerings/testing/demo';
 import { listingContract } from '../../functions/offerings/testing/listing';
 import { saveDemoCard } from '../../functions/payments/testing/demo';
-import type { ProductType } from '../../shared/switches';
+import { readSwitches, type ProductType } from '../../shared/switches';
 import type { Category, ListingContract } from '../../shared/schemas/offerings';
 import { postalAddressSchema, type PostalAddress } from '../../shared/schemas/orders';
 import { gradientSquare, type SeedProfile } from './seed-data';
@@ -18,6 +18,9 @@ import type { Log } from './support';
  * other demo sellers, each with a test card saved on the Stripe twin. Times are relative to the
  * seeding, so the auctions are live when the marketplace first opens: one ends within hours, one
  * is a multi-copy lot, one has a reserve not met yet, one has no bids.
+ *
+ * Items of a type this deployment does not let sellers mint (the `mintableTypes` switch; only
+ * physical products by default, spec 000 §1) are left out, as no seller could have made them.
  *
  * Runs in a process whose environment is the twin's (functions/core/env.ts reads it).
  */
@@ -60,6 +63,11 @@ export interface DemoListing {
 
 const EUROPE = ['DE', 'ES', 'FR', 'GB', 'IE', 'IT', 'NL', 'PT'];
 
+/** The demo listings a deployment minting `types` shows (its sellers could have made them). */
+export function demoListingsFor(types: readonly ProductType[]): DemoListing[] {
+  return DEMO_LISTINGS.filter((demo) => types.includes(demo.product_type));
+}
+
 export const DEMO_LISTINGS: DemoListing[] = [
   {
     seller: 'tidewater',
@@ -101,28 +109,29 @@ export const DEMO_LISTINGS: DemoListing[] = [
   },
   {
     seller: 'aikodraws',
-    title: 'Shinjuku after rain, digital edition',
+    title: 'Tokyo nights, wallpaper set',
     description:
-      'The full-resolution file (6000 × 4000 px) of the ink and watercolour painting, with a licence for personal prints. Numbered edition of 50.',
-    symbol: 'shinjuku-rain',
+      'Twelve of the Tokyo night paintings as full-resolution files for screens and phones (6000 × 4000 px and 1290 × 2796 px), with a licence for personal use.',
+    symbol: 'tokyo-nights-set',
     product_type: 'digital',
     copies: 50,
     listed: 40,
     listing: { type: 'fixed', currency: 'EUR', price: 2_500 },
     categories: ['art'],
     endsIn: 60 * DAY,
-    kicker: 'DIGITAL · 1 OF 50',
+    kicker: 'DIGITAL · 12 FILES',
     colors: ['#6d28d9', '#ec4899'],
   },
   {
     seller: 'aikodraws',
     title: "Night tram, artist's proofs",
     description:
-      "Five artist's proofs of the Night tram print, as high-resolution files signed with the edition's certificate. Bid for one copy or several: the five highest bids per copy win.",
+      "Five artist's proofs of the Night tram giclée print, 40 × 30 cm on cotton rag, signed and marked A/P. Bid for one copy or several: the five highest bids per copy win.",
     symbol: 'night-tram-ap',
-    product_type: 'digital',
+    product_type: 'physical',
     copies: 5,
     listed: 5,
+    countries: EUROPE,
     listing: { type: 'auction', currency: 'EUR', price: 8_000, multi_copy: true },
     categories: ['art', 'collectibles'],
     endsIn: 26 * HOUR,
@@ -213,6 +222,54 @@ export const DEMO_LISTINGS: DemoListing[] = [
     endsIn: 5 * DAY,
     kicker: 'STONEWARE · ONE OF ONE',
     colors: ['#9a3412', '#fb923c'],
+  },
+  {
+    seller: 'tidewater',
+    title: 'Harbour Lights 2027 tour T-shirt',
+    description:
+      'Organic cotton, screen-printed in Brighton with the full line-up on the back. Sizes S to XL: tell the seller yours after buying.',
+    symbol: 'harbour-lights-tee',
+    product_type: 'physical',
+    copies: 200,
+    listed: 120,
+    countries: EUROPE,
+    listing: { type: 'fixed', currency: 'GBP', price: 2_800 },
+    categories: ['fashion', 'music'],
+    endsIn: 40 * DAY,
+    kicker: 'ORGANIC COTTON · S TO XL',
+    colors: ['#0f4c81', '#2a9d8f'],
+  },
+  {
+    seller: 'aikodraws',
+    title: 'Shinjuku after rain, giclée print',
+    description:
+      'The ink and watercolour painting as a giclée print, 50 × 35 cm on 310 g cotton rag, signed and numbered. Edition of 50, shipped flat.',
+    symbol: 'shinjuku-rain-print',
+    product_type: 'physical',
+    copies: 50,
+    listed: 40,
+    countries: [...EUROPE, 'US'],
+    listing: { type: 'fixed', currency: 'EUR', price: 9_500 },
+    categories: ['art'],
+    endsIn: 60 * DAY,
+    kicker: 'GICLÉE PRINT · 1 OF 50',
+    colors: ['#6d28d9', '#ec4899'],
+  },
+  {
+    seller: 'greenhollow',
+    title: 'Devon cheese box, autumn',
+    description:
+      "Four of the farm's cheeses at their best this month, about 1.2 kg, wrapped in waxed paper with tasting notes. Sent chilled on Mondays.",
+    symbol: 'cheese-box-autumn',
+    product_type: 'physical',
+    copies: 30,
+    listed: 30,
+    countries: ['GB'],
+    listing: { type: 'fixed', currency: 'GBP', price: 3_500 },
+    categories: ['experiencies'],
+    endsIn: 21 * DAY,
+    kicker: 'FARM BOX · 1.2 KG',
+    colors: ['#166534', '#84cc16'],
   },
 ];
 
@@ -355,13 +412,14 @@ export async function seedDemoMarket(input: {
     return profile;
   };
   const started = Date.now();
+  const listings = demoListingsFor(readSwitches(process.env).mintableTypes);
   const bidders = [
-    ...new Set(DEMO_LISTINGS.flatMap((listing) => (listing.bids ?? []).map((bid) => bid.bidder))),
+    ...new Set(listings.flatMap((listing) => (listing.bids ?? []).map((bid) => bid.bidder))),
   ];
   await Promise.all(bidders.map((nick) => saveDemoCard(profileOf(nick).record.id, new Date())));
 
   const listed = await Promise.all(
-    DEMO_LISTINGS.map(async (demo) => {
+    listings.map(async (demo) => {
       const seller = profileOf(demo.seller);
       const { record } = seller;
       const now = Date.now();

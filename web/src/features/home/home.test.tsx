@@ -39,6 +39,19 @@ describe('home page', () => {
     expect(description?.getAttribute('content')).toMatch(/^Discover physical goods from/);
   });
 
+  it.each<[ProductType[]]>([[['physical']], [['service']], [['physical', 'digital', 'ticket']]])(
+    "numbers the hero's example copies within their edition (%j)",
+    async (types) => {
+      renderHome(types);
+      await waitFor(() => expect(screen.getAllByText(/^No\. \d+ of \d+$/)).toHaveLength(3));
+      for (const label of screen.getAllByText(/^No\. \d+ of \d+$/)) {
+        const [, number, total] = /^No\. (\d+) of (\d+)$/.exec(label.textContent ?? '') ?? [];
+        expect(Number(number)).toBeGreaterThanOrEqual(1);
+        expect(Number(number)).toBeLessThanOrEqual(Number(total));
+      }
+    },
+  );
+
   it('advertises every type the switch allows, with what each brings', async () => {
     renderHome(['physical', 'digital', 'ticket', 'service']);
     await waitFor(() =>

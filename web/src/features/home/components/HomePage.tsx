@@ -221,14 +221,15 @@ function EditionStack() {
   const { t } = useTranslation();
   const { types } = useTypeTexts();
   // Three example copies, of the offered types only (cycling when fewer are offered).
-  const cards = [12, 3, 48].map((number, index) => {
+  // Each copy's number a share of its edition, so it is never above the edition's size.
+  const cards = [0.48, 0.12, 0.92].map((share, index) => {
     const type = types[index % types.length] ?? 'physical';
     const look = TYPE_LOOK[type];
     return {
       key: `${type}-${index}`,
       icon: look.icon,
       type: t(`home.categories.${type}.title`),
-      number,
+      number: Math.max(1, Math.round(look.total * share)),
       total: look.total,
       badge: index === 1 ? t('home.hero.auction') : t('home.hero.buyNow'),
       from: look.from,
