@@ -6,4 +6,4 @@
 export { bidsDeps } from './bids.deps';
 export { createBidsRepo, type BidsRepo } from './bids.repo';
 export { openAuction } from './open';
-export { createBid } from './place';
+export { createBid, type BidInput } from './place';

@@ -8,6 +8,7 @@ import {
   type AuctionState,
   type BookEntry,
   type Offer,
+  type Standing,
 } from '../../shared/auction';
 import type {
   AuctionPhase,
@@ -158,13 +159,9 @@ export function newLot(source: LotSource, softCloseMs: number): LotRecord {
 }
 
 /** The hidden reserve as bidders see it: none, met (some maximum reaches it) or not met. */
-export function reserveState(auction: AuctionState): ReserveState {
-  if (auction.reserve === null) return 'none';
-  return auction.book.some(
-    (entry) => entry.max >= Math.max(auction.reserve ?? 0, auction.min_price),
-  )
-    ? 'met'
-    : 'not_met';
+export function reserveState(standing: Pick<Standing, 'reserve_met'>): ReserveState {
+  if (standing.reserve_met === null) return 'none';
+  return standing.reserve_met ? 'met' : 'not_met';
 }
 
 /**
@@ -297,7 +294,7 @@ export function viewOf(lot: LotRecord, mine: BidderRecord | undefined, now: Date
     minimum: lot.auction.min_price,
     minimBid: standing.min_next,
     highestBid: standing.highest,
-    reserve: reserveState(lot.auction),
+    reserve: reserveState(standing),
     bids: bidderCount(lot.auction),
     bidlist: bidListOf(lot, mine),
     mine: myBidOf(lot, mine, now),

@@ -95,13 +95,14 @@ export async function getMyBids(
     if (lot === undefined || card === undefined) continue;
     const bid = myBidOf(lot, entry, now);
     if (bid === null) continue;
+    const standing = standingOf(lot.auction);
     items.push({
       offering: card,
       bid,
       phase: lot.phase,
       end_at: lot.auction.end_at,
-      highestBid: standingOf(lot.auction).highest,
-      reserve: reserveState(lot.auction),
+      highestBid: standing.highest,
+      reserve: reserveState(standing),
     });
   }
   return { items, nextCursor: page.next };

@@ -11,6 +11,9 @@ export {
   type ListingState,
 } from './listing.machine';
 export { afterSale, applyEvent, runListingTask, saleEffectsOf, saleOf } from './listing';
+// Listing as the seller's create call and support's validation do it (the dev seed's demo market).
+export { createOffering, getListingStatus } from './create-offering';
+export { validateOffering } from './manage';
 export { offeringsDeps } from './offerings.deps';
 export { createOfferingsRepo, type OfferingsRepo } from './offerings.repo';
 export { marketEntriesOf, type OfferingRecord } from './offerings';

@@ -2,7 +2,7 @@ import type { ServerMessageDraft } from '../../shared/realtime/messages';
 import type { ListingEffect, OfferingRecord } from '../offerings/index';
 import type { ItemsRepo } from '../items/index';
 import type { NotifyInput } from '../notifications/index';
-import type { CheckoutFacts, OrderCharge, PaymentFacts } from '../payments/index';
+import type { CheckoutFacts, OrderCharge, PaymentFacts, ShareTransfer } from '../payments/index';
 import type { OrdersRepo } from './orders.repo';
 
 /**
@@ -43,15 +43,7 @@ export interface OrderPayments {
     idempotencyKey: string;
   }): Promise<{ refund_id: string; amount: number; status: string | null; created: string }>;
   payoutAccountOf(userId: string): Promise<string | undefined>;
-  transfer(input: {
-    accountId: string;
-    amount: number;
-    currency: string;
-    orderId: string;
-    chargeId: string;
-    party: string;
-    idempotencyKey: string;
-  }): Promise<{ transfer_id: string; created: string }>;
+  transfer(input: ShareTransfer): Promise<{ transfer_id: string; created: string }>;
   reverseTransfer(input: {
     transferId: string;
     orderId: string;

@@ -18,5 +18,6 @@ export {
   type CheckoutFacts,
   type OrderCharge,
   type PaymentFacts,
+  type ShareTransfer,
 } from './charges';
 export { paymentsDeps } from './payments.deps';

@@ -28,6 +28,7 @@ import {
   type CfnTemplate,
   type MarketApp,
 } from './app';
+import { HEALTH_ROUTE } from './testing';
 import { readConfig } from './config';
 import { MAX_ALARM_METRICS } from './constructs/market-alarms';
 import { MonitoringStack } from './stacks/monitoring-stack';
@@ -500,15 +501,7 @@ describe('function coverage', () => {
 
   it('finds a function that nothing watches', () => {
     const dir = path.join(workDir, 'small');
-    const routes: HttpRoute[] = [
-      {
-        method: 'GET',
-        path: '/api/health',
-        handler: 'system/handlers/get-health',
-        auth: 'public',
-        group: 'core',
-      },
-    ];
+    const routes: HttpRoute[] = [HEALTH_ROUTE];
     const tables = { routes, workflowTasks: {}, scheduledJobs: {}, streamTriggers: {} };
     const small = buildApp({
       ...tables,

@@ -12,15 +12,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { HttpRoute } from '../../functions/routes';
 import { buildApp, handlersOf, stubBundles } from './app';
 import { formatViolations, nagViolations } from './nag';
+import { HEALTH_ROUTE } from './testing';
 
 const routes: HttpRoute[] = [
-  {
-    method: 'GET',
-    path: '/api/health',
-    handler: 'system/handlers/get-health',
-    auth: 'public',
-    group: 'core',
-  },
+  HEALTH_ROUTE,
   {
     method: 'POST',
     path: '/api/me/things',

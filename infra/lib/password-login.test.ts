@@ -12,16 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { HttpRoute } from '../../functions/routes';
 import { buildApp, handlersOf, stubBundles } from './app';
 import { formatViolations, nagViolations } from './nag';
+import { HEALTH_ROUTE } from './testing';
 
-const routes: HttpRoute[] = [
-  {
-    method: 'GET',
-    path: '/api/health',
-    handler: 'system/handlers/get-health',
-    auth: 'public',
-    group: 'core',
-  },
-];
+const routes: HttpRoute[] = [HEALTH_ROUTE];
 const TRIGGERS = {
   defineAuthChallenge: 'accounts/triggers/define-auth-challenge',
   createAuthChallenge: 'accounts/triggers/create-auth-challenge',

@@ -21,16 +21,9 @@ import {
   type MarketApp,
 } from './app';
 import { formatViolations, nagViolations } from './nag';
+import { HEALTH_ROUTE } from './testing';
 
-const ROUTES: HttpRoute[] = [
-  {
-    method: 'GET',
-    path: '/api/health',
-    handler: 'system/handlers/get-health',
-    auth: 'public',
-    group: 'core',
-  },
-];
+const ROUTES: HttpRoute[] = [HEALTH_ROUTE];
 const TASKS: Record<string, WorkflowTask> = {
   closeLot: { handler: 'lots/handlers/close-lot', notify: true, stripe: true },
   remind: { handler: 'lots/handlers/remind' },

@@ -13,15 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpRoute, WorkflowTask } from '../../functions/routes';
 import { buildApp, handlersOf, stubBundles, type MarketApp } from './app';
 import { formatViolations, nagViolations } from './nag';
+import { HEALTH_ROUTE } from './testing';
 
 const routes: HttpRoute[] = [
-  {
-    method: 'GET',
-    path: '/api/health',
-    handler: 'system/handlers/get-health',
-    auth: 'public',
-    group: 'core',
-  },
+  HEALTH_ROUTE,
   {
     method: 'POST',
     path: '/api/offerings',

@@ -1,12 +1,20 @@
 import sharp from 'sharp';
 import { createBid, bidsDeps } from '../../functions/bids/index';
-import { bidInput } from '../../functions/bids/testing/inputs';
 import { putFinishedItem } from '../../functions/items/testing/items';
-import { listApprovedForDemo } from '../../functions/offerings/testing/demo';
+import {
+  createOffering,
+  getListingStatus,
+  offeringsDeps,
+  validateOffering,
+} from '../../functions/offerings/index';
 import { listingContract } from '../../functions/offerings/testing/listing';
-import { saveDemoCard } from '../../functions/payments/testing/demo';
+import { ensureCustomer, paymentsDeps } from '../../functions/payments/index';
 import { readSwitches, type ProductType } from '../../shared/switches';
-import type { Category, ListingContract } from '../../shared/schemas/offerings';
+import {
+  createOfferingBodySchema,
+  type Category,
+  type ListingContract,
+} from '../../shared/schemas/offerings';
 import { postalAddressSchema, type PostalAddress } from '../../shared/schemas/orders';
 import { gradientSquare, type SeedProfile } from './seed-data';
 import type { Log } from './support';
@@ -355,25 +363,91 @@ export function addressOf(profile: SeedProfile): PostalAddress {
 }
 
 /**
+ * A test card (`pm_card_visa`) saved for off-session use on the user's Stripe customer (made if
+ * they have none), as the add-card page leaves it.
+ */
+async function saveDemoCard(userId: string): Promise<void> {
+  const deps = paymentsDeps();
+  const customer = await ensureCustomer(deps, userId, new Date());
+  const stripe = await deps.stripe();
+  const setup = await stripe.setupIntents.create({
+    customer,
+    payment_method: 'pm_card_visa',
+    confirm: true,
+    usage: 'off_session',
+  });
+  if (setup.status !== 'succeeded') {
+    throw new Error(`the demo card of ${userId} was not saved (${setup.status})`);
+  }
+}
+
+async function waitFor(what: string, done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not done within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Lists as the seller's create call does (its use case, the listing workflow on the twin's
+ * runner) and has support approve it, then waits for the publication. Answers the offering's id.
+ */
+async function listApproved(
+  sellerId: string,
+  contract: ListingContract,
+  idempotencyKey: string,
+): Promise<string> {
+  const deps = offeringsDeps();
+  const { offeringId } = await createOffering(
+    deps,
+    sellerId,
+    // What the call's body schema makes of it (the terms normalised), as the handler passes it.
+    createOfferingBodySchema.parse({ offering: contract }).offering,
+    idempotencyKey,
+    new Date(),
+  );
+  await waitFor(`listing ${offeringId}`, async () => {
+    const progress = await getListingStatus(deps, sellerId, offeringId);
+    if (progress.step === 'error') {
+      throw new Error(`listing ${offeringId} stopped: ${progress.error ?? 'no error code'}`);
+    }
+    return progress.step === 'done';
+  });
+  await validateOffering(deps, offeringId, { decision: 'approve' }, new Date());
+  await waitFor(
+    `publication of ${offeringId}`,
+    async () => (await deps.repo.get(offeringId))?.status === 'validated',
+  );
+  return offeringId;
+}
+
+/**
  * A bid at `amount`; one without an amount of its own is at the lot's minimum: `amount` (what the
  * last answer said) first, the minimum the refusal names if it moved. Answers the new minimum.
  */
 async function placeDemoBid(
-  bidder: SeedProfile,
+  demo: DemoListing,
   offeringId: string,
-  amount: number,
+  bidder: SeedProfile,
   bid: DemoBid,
-  address: PostalAddress | null,
+  amount: number,
 ): Promise<number> {
   const deps = bidsDeps();
+  const address = demo.product_type === 'physical' ? addressOf(bidder) : null;
   const place = (amount: number) =>
     createBid(
       deps,
-      bidInput(bidder.record.id, offeringId, amount, {
-        quantity: bid.quantity ?? 1,
+      {
+        callerId: bidder.record.id,
+        offeringId,
+        bidprice: amount,
         maxbid: bid.max ?? null,
+        currency: demo.listing.currency,
+        quantity: bid.quantity ?? 1,
+        payment_method: null,
         postaladdress: address,
-      }),
+      },
       new Date(),
     );
   try {
@@ -416,7 +490,7 @@ export async function seedDemoMarket(input: {
   const bidders = [
     ...new Set(listings.flatMap((listing) => (listing.bids ?? []).map((bid) => bid.bidder))),
   ];
-  await Promise.all(bidders.map((nick) => saveDemoCard(profileOf(nick).record.id, new Date())));
+  await Promise.all(bidders.map((nick) => saveDemoCard(profileOf(nick).record.id)));
 
   const listed = await Promise.all(
     listings.map(async (demo) => {
@@ -454,7 +528,7 @@ export async function seedDemoMarket(input: {
         input.putImage(stored.thumb, image.thumb),
       ]);
       const contract = demoContract(demo, item.id, now);
-      const offeringId = await listApprovedForDemo(record.id, contract, `demo-${demo.symbol}`);
+      const offeringId = await listApproved(record.id, contract, `demo-${demo.symbol}`);
       return { demo, offeringId };
     }),
   );
@@ -466,14 +540,7 @@ export async function seedDemoMarket(input: {
       const bidder = profileOf(bid.bidder);
       minimum = await withContext(
         `@${bid.bidder}'s bid on ${demo.symbol} at ${bid.amount ?? minimum}`,
-        () =>
-          placeDemoBid(
-            bidder,
-            offeringId,
-            bid.amount ?? minimum,
-            bid,
-            demo.product_type === 'physical' ? addressOf(bidder) : null,
-          ),
+        () => placeDemoBid(demo, offeringId, bidder, bid, bid.amount ?? minimum),
       );
       bids += 1;
     }

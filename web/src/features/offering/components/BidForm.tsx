@@ -412,7 +412,7 @@ export function BidForm({
       </Typography>
       {placed && placed.status === mine?.status ? (
         <PlacedAlert
-          outcome={placed.status === 'outbid' ? 'outbid' : bidStatusKey(placed.status, lot.reserve)}
+          outcome={bidStatusKey(placed.status, lot.reserve)}
           onClose={() => setPlaced(null)}
         />
       ) : null}
@@ -600,7 +600,13 @@ function AddPrompt({
 }
 
 /** What a placed bid came to: winning, leading below a reserve not met, or outbid at once. */
-function PlacedAlert({ outcome, onClose }: { outcome: string; onClose: () => void }) {
+function PlacedAlert({
+  outcome,
+  onClose,
+}: {
+  outcome: ReturnType<typeof bidStatusKey>;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const key = outcome === 'outbid' || outcome === 'leading' ? outcome : 'active';
   const severity = key === 'outbid' ? 'warning' : key === 'leading' ? 'info' : 'success';
