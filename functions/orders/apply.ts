@@ -324,7 +324,13 @@ async function honour(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     // The order as just written on the first attempt; read again after a lost race.
     const order = attempt === 0 ? known : await deps.repo.get(orderId);
-    if (order?.status !== 'payment_intent_success') return;
+    if (order?.status !== 'payment_intent_success') {
+      // Another writer made the sale first. It may have been the waiting call, which leaves the
+      // sale's aftermath (payouts, notifications, market, wallet) to the webhook: a webhook that
+      // lost the race does it now. Each piece is idempotent, so a winner that did it too is fine.
+      if (attempt > 0 && !defer) await settleAfterPayment(deps, orderId, now);
+      return;
+    }
     const [offering, item, copies] = await Promise.all([
       deps.offerings.get(order.offering_id),
       deps.items.getItem(order.item.id),

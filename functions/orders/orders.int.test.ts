@@ -21,6 +21,8 @@ import type {
 import { allCopies } from '../items/index';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { expireBooking, preorder } from './booking';
+import { payWithSavedCard, paymentIntentChanged } from './payment';
+import type { OrdersDeps } from './ports';
 import { ordersDeps } from './orders.deps';
 import { updateOrder } from './fulfilment';
 import {
@@ -644,6 +646,101 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     await enterCard(page.json.data.url, '4242424242424242');
     const settled = await waitStatus(later, second.id, 'fulfilled');
     expect(settled.payments.map((payment) => payment.kind)).toEqual(['deposit', 'balance']);
+  });
+
+  it("a webhook that loses the sale's last step to the saved-card call still pays the seller", async () => {
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 1,
+      product_type: 'digital',
+      title: 'Raced song',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 1, price: 2500 });
+    const order = (await book(buyer, offering.id, 1)).json.data;
+    // The gateway's own delivery waits; this test delivers the event itself, at the worst time.
+    await webhooks('hold', order.id);
+    const real = ordersDeps();
+    // The saved-card call records the payment, then stops just before it writes the sale (the
+    // copy to the buyer)…
+    let reachSale!: () => void;
+    const atSale = new Promise<void>((resolve) => (reachSale = resolve));
+    let letSaleGo!: () => void;
+    const saleGoes = new Promise<void>((resolve) => (letSaleGo = resolve));
+    let saleWritten!: () => void;
+    const written = new Promise<void>((resolve) => (saleWritten = resolve));
+    let callCommits = 0;
+    const callDeps: OrdersDeps = {
+      ...real,
+      repo: {
+        ...real.repo,
+        async commit(pieces) {
+          callCommits += 1;
+          if (callCommits === 1) {
+            reachSale();
+            await saleGoes;
+          }
+          const committed = await real.repo.commit(pieces);
+          if (committed) saleWritten();
+          return committed;
+        },
+      },
+    };
+    const paying = payWithSavedCard(
+      callDeps,
+      { callerId: buyer.id, orderId: order.id, paymentMethod: undefined },
+      new Date(),
+    );
+    await atSale;
+    const paidAt = await real.repo.get(order.id);
+    expect(paidAt?.status).toBe('payment_intent_success');
+    const intentId = paidAt?.payments[0]?.payment_intent_id ?? '';
+    // …while the webhook finds the order paid, resumes the sale (which turns the call's write
+    // away) and is about to write it too; the call reads again and writes first. The webhook's
+    // write is refused, and it finds the order fulfilled by the call.
+    let webhookCommits = 0;
+    const webhookDeps: OrdersDeps = {
+      ...real,
+      repo: {
+        ...real.repo,
+        async commit(pieces) {
+          webhookCommits += 1;
+          if (webhookCommits === 1) {
+            letSaleGo();
+            await written;
+          }
+          return real.repo.commit(pieces);
+        },
+      },
+    };
+    await paymentIntentChanged(webhookDeps, intentId, new Date());
+    expect(await paying).toMatchObject({ status: 'succeeded' });
+    expect([callCommits, webhookCommits]).toEqual([2, 1]);
+    // The call left the sale's aftermath to the webhook, which did it: the seller is paid (98 %),
+    // the buyer owns the copy, the offering is sold out.
+    const settled = await real.repo.get(order.id);
+    expect(settled?.status).toBe('fulfilled');
+    expect(settled?.transfers.map((entry) => [entry.party, entry.amount, entry.state])).toEqual([
+      ['seller', 2450, 'paid'],
+    ]);
+    expect((await real.items.getHolding(buyer.id, item.id))?.count).toBe(1);
+    expect((await offeringOf(buyer, offering.id)).json.data.copies_left).toBe(0);
+    const wallet = await call<{ items: { event: string; amount: number; order_id: string }[] }>(
+      'GET',
+      '/api/payment-gateway/activity',
+      { token: buyer.accessToken },
+    );
+    expect(
+      wallet.json.data.items
+        .filter((entry) => entry.order_id === order.id)
+        .map((entry) => [entry.event, entry.amount]),
+    ).toEqual([['payment', 2500]]);
+    // Stripe's own deliveries, late and twice, change nothing: one transfer.
+    await webhooks('release', order.id, { copies: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const stripe = await stripeState();
+    expect(
+      stripe.transfers.filter((entry) => entry.transfer_group === order.id).map((e) => e.amount),
+    ).toEqual([2450]);
   });
 
   it('a beneficiary without a payout account is paid once they onboard', async () => {
