@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { listingContract } from '../functions/offerings/testing/listing';
 import { jsErrors, newPage, screenshot, useBrowser } from './browser';
 import { signUpAndLogIn } from './outbox';
@@ -11,12 +12,45 @@ import { sellerHelpers } from './sellers';
  * the booking's countdown, Stripe's (the twin's) hosted Checkout page with 4242 — and lands on the
  * order page, which follows the payment to Paid and keeps it after a reload. The copy is theirs
  * with its `sold` record; the seller marks the order shipped, the buyer confirms receipt, and the
- * seller's transfer of the order appears in /dev/stripe. The seller is onboarded on the twin's
- * hosted form; the offering is listed through the API and approved by support.
+ * seller's transfer of the order appears in /dev/stripe. Two buyers with saved cards, on a phone
+ * and a desktop, book the last copy at the same moment: one gets it and pays with the saved card,
+ * the other is told it is booked; the sale's aftermath (the webhook's: the buyer's wallet line)
+ * shows after reloads. The seller is onboarded on the twin's hosted form; the offerings are listed
+ * through the API and approved by support.
  */
 const baseUrl = inject('baseUrl');
 const browser = useBrowser();
 const { accessToken, becomeSeller, listApproved, makeItem } = sellerHelpers(baseUrl);
+
+/** Saves card 4242 on Stripe's (the twin's) hosted page from the payment methods page. */
+async function saveCard(page: Page, name: string) {
+  await page.goto(`${baseUrl}/account/settings/paymentmethod`);
+  await page.getByText('No saved cards').waitFor({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'Add a card' }).first().click();
+  await page.waitForURL(/\/c\/pay\/cs_test_\w+$/);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM / YY)').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill(name);
+  await page.getByRole('button', { name: 'Save card' }).click();
+  await page.waitForURL(`${baseUrl}/account/settings/paymentmethod`, { timeout: 15_000 });
+  await page.getByRole('listitem', { name: 'Visa •••• 4242' }).waitFor();
+}
+
+/** From an item's page to the checkout's first step, with a new delivery address filled in. */
+async function toCheckout(page: Page, itemId: string, title: string, fullname: string) {
+  await page.goto(`${baseUrl}/market/product/${itemId}`);
+  await page.getByRole('heading', { name: title }).first().waitFor({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Buy now' }).first().click();
+  await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
+  await page.getByText('You have no saved address').waitFor({ timeout: 15_000 });
+  await page.getByLabel('Country').selectOption('ES');
+  await page.getByLabel('Full name').fill(fullname);
+  await page.getByLabel('Address line 1').fill('Calle del Faro 3');
+  await page.getByLabel('Postal code').fill('39001');
+  await page.getByLabel('City').fill('Santander');
+  await page.getByLabel('State or province').fill('Cantabria');
+}
 
 describe('buying in Chromium', () => {
   it('a buyer on a phone pays with 4242 on the Checkout page; shipped, received, paid out', async () => {
@@ -123,5 +157,94 @@ describe('buying in Chromium', () => {
     expect(jsErrors(seller.page)).toEqual([]);
     await buyer.context.close();
     await seller.context.close();
+  });
+
+  it('two buyers book the last copy at once: one pays with the saved card, the other is told it is booked', async () => {
+    const title = `Last print ${Date.now().toString(36)}`;
+    const seller = await newPage(browser(), 'desktop');
+    const sellerUser = await signUpAndLogIn(seller.page, baseUrl, 'last');
+    const sellerToken = await accessToken(seller.page);
+    await becomeSeller(seller.page, sellerToken);
+    const itemId = await makeItem(sellerToken, sellerUser.id, title, 2);
+    await listApproved(
+      browser(),
+      sellerToken,
+      sellerUser.id,
+      listingContract(itemId, { copies: 1, price: 2500 }),
+    );
+
+    const phone = await newPage(browser(), 'phone');
+    const desk = await newPage(browser(), 'desktop');
+    const phoneUser = await signUpAndLogIn(phone.page, baseUrl, 'racea');
+    const deskUser = await signUpAndLogIn(desk.page, baseUrl, 'raceb');
+    await saveCard(phone.page, 'Ana Racer');
+    await saveCard(desk.page, 'Bea Racer');
+    await toCheckout(phone.page, itemId, title, 'Ana Racer');
+    await toCheckout(desk.page, itemId, title, 'Bea Racer');
+
+    // Both book the one copy at the same moment: exactly one booking.
+    await Promise.all(
+      [phone.page, desk.page].map((page) =>
+        page.getByRole('button', { name: 'Book copies' }).click(),
+      ),
+    );
+    const outcome = async (page: Page) =>
+      Promise.race([
+        page
+          .getByRole('button', { name: 'Continue to payment' })
+          .waitFor({ timeout: 20_000 })
+          .then(() => 'booked' as const),
+        page
+          .getByText('This product is booked, try again in five minutes.')
+          .waitFor({ timeout: 20_000 })
+          .then(() => 'refused' as const),
+      ]);
+    const outcomes = await Promise.all([outcome(phone.page), outcome(desk.page)]);
+    expect([...outcomes].sort()).toEqual(['booked', 'refused']);
+    const [winner, loser] = outcomes[0] === 'booked' ? [phone, desk] : [desk, phone];
+    const winnerNick = outcomes[0] === 'booked' ? phoneUser.nick : deskUser.nick;
+    await screenshot(loser.page, 'checkout-race-refused');
+
+    // The winner pays with the saved card, from the review, and lands on the paid order.
+    await winner.page.getByRole('button', { name: 'Continue to payment' }).click();
+    await winner.page.getByRole('button', { name: 'Pay €25,00 with Visa •••• 4242' }).click();
+    await winner.page.getByLabel('Status: Paid').waitFor({ timeout: 20_000 });
+    expect(winner.page.url()).toMatch(/\/account\/orders\/oR\w+$/);
+    const orderId = /\/account\/orders\/(oR\w+)/.exec(winner.page.url())?.[1] as string;
+    await winner.page.reload();
+    await winner.page.getByLabel('Status: Paid').waitFor({ timeout: 20_000 });
+    await screenshot(winner.page, 'checkout-race-paid');
+
+    // The sale's aftermath, which the saved-card call leaves to the payment's webhook: the
+    // buyer's wallet lists the payment (reloaded until it is there).
+    await winner.page.goto(`${baseUrl}/account/activity/wallet`);
+    const activity = winner.page.getByLabel('Wallet activity', { exact: true });
+    const shown = activity.or(winner.page.getByText('No wallet activity yet'));
+    for (let tries = 0; ; tries += 1) {
+      await shown.first().waitFor({ timeout: 15_000 });
+      if ((await activity.getByText(`${title} × 1`).count()) > 0) break;
+      if (tries > 20) throw new Error('the payment never reached the wallet activity');
+      await winner.page.waitForTimeout(500);
+      await winner.page.reload();
+    }
+    await screenshot(winner.page, 'checkout-race-wallet');
+
+    // The other buyer finds nothing left on sale and the copy the winner's, on a reload too; the
+    // seller sees the sale.
+    await loser.page.goto(`${baseUrl}/market/product/${itemId}`);
+    await loser.page.getByRole('heading', { name: title }).first().waitFor({ timeout: 20_000 });
+    await loser.page.reload();
+    await loser.page
+      .getByText('No copies of this item are on sale right now.')
+      .waitFor({ timeout: 15_000 });
+    await loser.page.getByRole('row', { name: `#1 of 2 @${winnerNick}` }).waitFor();
+    expect(await loser.page.getByRole('button', { name: 'Buy now' }).count()).toBe(0);
+    await screenshot(loser.page, 'checkout-race-sold-out');
+    await seller.page.goto(`${baseUrl}/account/orders/${orderId}`);
+    await seller.page.getByLabel('Status: Paid').waitFor({ timeout: 15_000 });
+    await seller.page.getByRole('button', { name: 'Mark shipped' }).waitFor();
+
+    for (const page of [winner.page, loser.page, seller.page]) expect(jsErrors(page)).toEqual([]);
+    await Promise.all([phone.context.close(), desk.context.close(), seller.context.close()]);
   });
 });
