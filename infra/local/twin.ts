@@ -414,6 +414,13 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     // In test mode the gateway's port is known only now: let its origin through the CORS rule.
     s3.allowOrigin(gateway.url);
 
+    // Webhook deliveries a stop interrupted go out again now that their receiver is up.
+    const resumed = stripe.resumeWebhooks();
+    if (resumed > 0) {
+      const what = resumed === 1 ? 'delivery' : 'deliveries';
+      log(`[stripe] resumed ${resumed} webhook ${what} a restart interrupted`);
+    }
+
     const startMs = Date.now() - started;
     const jobs = Object.entries(scheduler.jobs).map(
       ([name, job]) => `${name} every ${job.rateMinutes} min`,

@@ -108,6 +108,8 @@ export interface StripeState extends MoneyState {
   cards: Record<string, string>;
   setupIntents: Record<string, Stripe.SetupIntent>;
   events: Stripe.Event[];
+  /** Events whose webhook delivery has not ended yet, with the attempts made: resumed on start. */
+  undelivered: Record<string, number>;
   links: Record<string, LinkRecord>;
   idempotency: Record<string, IdempotencyRecord>;
 }
@@ -123,6 +125,7 @@ const emptyState = (): StripeState => ({
   cards: {},
   setupIntents: {},
   events: [],
+  undelivered: {},
   links: {},
   idempotency: {},
 });
@@ -161,6 +164,12 @@ export interface StripeTwin {
   releaseWebhooks(options?: ReleaseOptions, match?: string): number;
   /** Resolves when every delivery under way has answered. */
   webhooksSettled(): Promise<void>;
+  /**
+   * Starts again the deliveries a stop interrupted (kept in the state file), once the receiver is
+   * up: Stripe keeps retrying an event for three days whatever happens to the receiver, so a
+   * restart of the twin must not lose one. Answers how many.
+   */
+  resumeWebhooks(): number;
   stop(): Promise<void>;
 }
 
@@ -191,11 +200,25 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     writeFileSync(temporary, JSON.stringify(state));
     renameSync(temporary, options.persistFile);
   };
+  /** Deliveries end outside any request: their state is saved shortly after, in one write. */
+  let saveTimer: NodeJS.Timeout | undefined;
+  const saveSoon = () => {
+    if (options.persistFile === undefined || saveTimer !== undefined) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      save();
+    }, 250);
+    saveTimer.unref();
+  };
   const webhooks = new WebhookSender({
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     now,
     log,
-    onChange: () => undefined,
+    onChange: (record) => {
+      if (record.status === 'pending') state.undelivered[record.eventId] = record.attempts;
+      else Reflect.deleteProperty(state.undelivered, record.eventId);
+      saveSoon();
+    },
   });
   webhooks.setEndpoint(options.webhook);
   let baseUrl = '';
@@ -212,6 +235,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       now(),
     );
     state.events.push(event);
+    if (webhooks.endpointUrl !== undefined) state.undelivered[event.id] = 0;
     changed = true;
     webhooks.send(event);
   }
@@ -1304,9 +1328,24 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     holdWebhooks: (match) => webhooks.hold(match),
     releaseWebhooks: (release, match) => webhooks.release(release, match),
     webhooksSettled: () => webhooks.settled(),
+    resumeWebhooks: () => {
+      let resumed = 0;
+      for (const event of state.events) {
+        const attempts = state.undelivered[event.id];
+        if (attempts === undefined) continue;
+        webhooks.resume(event, attempts);
+        resumed += 1;
+      }
+      return resumed;
+    },
     stop: async () => {
       clearInterval(sweep);
       webhooks.stop();
+      if (saveTimer !== undefined) {
+        clearTimeout(saveTimer);
+        saveTimer = undefined;
+        save();
+      }
       await closeServer(server);
     },
   };

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -1318,6 +1319,72 @@ describe('webhooks', () => {
     );
     expect(ids.filter((id) => id === a.id)).toHaveLength(3);
     expect(ids.filter((id) => id === b.id)).toHaveLength(3);
+  });
+});
+
+describe('webhooks across a restart of the twin', () => {
+  it('delivers after the restart an event whose delivery the stop interrupted, and only that one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stripe-restart-'));
+    const persistFile = path.join(dir, 'stripe.json');
+    let down = false;
+    const received: string[] = [];
+    const endpoint = createServer((req, res) => {
+      void readBody(req, 1_000_000).then((body) => {
+        if (down) {
+          res.writeHead(503).end();
+          return;
+        }
+        received.push((JSON.parse(String(body)) as { id: string }).id);
+        res.writeHead(200).end();
+      });
+    });
+    const url = `http://127.0.0.1:${await listen(endpoint, 0)}/api/payment-gateway/webhook`;
+    const start = () =>
+      startStripeTwin({
+        persistFile,
+        webhook: { url, secret: 'whsec_restart' },
+        // The next retry is far away: only a resumed delivery can reach the endpoint in time.
+        retryDelaysMs: [3_600_000],
+      });
+    const eventOf = (twinNow: StripeTwin, customerId: string) =>
+      twinNow.state().events.find((event) => JSON.stringify(event).includes(customerId))?.id;
+    try {
+      const first = await start();
+      const client = new Stripe(first.secretKey, { ...first.sdkConfig, maxNetworkRetries: 0 });
+      const delivered = await client.customers.create({ email: 'before@example.com' });
+      await first.webhooksSettled();
+      down = true;
+      const interrupted = await client.customers.create({ email: 'during@example.com' });
+      await first.webhooksSettled();
+      const deliveredEvent = eventOf(first, delivered.id);
+      const interruptedEvent = eventOf(first, interrupted.id);
+      expect(received).toEqual([deliveredEvent]);
+      expect(first.deliveries().find((entry) => entry.eventId === interruptedEvent)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastStatus: 503,
+      });
+      await first.stop();
+
+      down = false;
+      const second = await start();
+      expect(second.resumeWebhooks()).toBe(1);
+      await second.webhooksSettled();
+      expect(received).toEqual([deliveredEvent, interruptedEvent]);
+      expect(second.deliveries()).toMatchObject([
+        { eventId: interruptedEvent, status: 'delivered', attempts: 2 },
+      ]);
+      await second.stop();
+
+      // Delivered, it is not sent a third time.
+      const third = await start();
+      expect(third.resumeWebhooks()).toBe(0);
+      await third.stop();
+      expect(received).toEqual([deliveredEvent, interruptedEvent]);
+    } finally {
+      await closeServer(endpoint);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

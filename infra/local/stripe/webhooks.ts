@@ -53,7 +53,8 @@ export class WebhookSender {
       retryDelaysMs: readonly number[];
       now: () => Date;
       log: Log;
-      onChange: () => void;
+      /** After each attempt: the delivery as it now stands (`pending` while retries remain). */
+      onChange: (record: Delivery) => void;
     },
   ) {}
 
@@ -127,11 +128,21 @@ export class WebhookSender {
     this.timers.clear();
   }
 
-  private deliver(event: Stripe.Event): void {
+  /**
+   * Delivers again an event a restart interrupted (its delivery was still pending): Stripe keeps
+   * retrying for three days whatever happens to the receiver, so the twin's restart must not lose
+   * it either. `attempts` already made count towards the backoff.
+   */
+  resume(event: Stripe.Event, attempts: number): void {
+    if (this.endpoint === undefined) return;
+    this.deliver(event, attempts);
+  }
+
+  private deliver(event: Stripe.Event, attempts = 0): void {
     const record: Delivery = {
       eventId: event.id,
       type: event.type,
-      attempts: 0,
+      attempts,
       status: 'pending',
       lastStatus: null,
       lastError: null,
@@ -171,7 +182,7 @@ export class WebhookSender {
         record.lastError = error instanceof Error ? error.message : String(error);
       }
       if (record.status !== 'delivered') this.retry(event, record);
-      this.options.onChange();
+      this.options.onChange(record);
     })();
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
