@@ -112,6 +112,32 @@ async function waitStatus(user: TestUser, orderId: string, status: Order['status
   ).json.data;
 }
 
+/**
+ * The orders dependencies with their transactions observed: `first` runs before the first one is
+ * written (to hold it at a chosen moment), `after` after each with whether it was written.
+ */
+function gatedCommits(
+  real: OrdersDeps,
+  first: () => Promise<void>,
+  after: (committed: boolean) => void = () => undefined,
+): { deps: OrdersDeps; commits: () => number } {
+  let commits = 0;
+  const deps: OrdersDeps = {
+    ...real,
+    repo: {
+      ...real.repo,
+      async commit(pieces) {
+        commits += 1;
+        if (commits === 1) await first();
+        const committed = await real.repo.commit(pieces);
+        after(committed);
+        return committed;
+      },
+    },
+  };
+  return { deps, commits: () => commits };
+}
+
 describe.runIf(hasCognito())('buying on the twin', () => {
   it('books, pays with the saved card, and owns digital copies with their provenance; the seller is paid at once', async () => {
     const item = await putFinishedItem({
@@ -668,25 +694,18 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     const saleGoes = new Promise<void>((resolve) => (letSaleGo = resolve));
     let saleWritten!: () => void;
     const written = new Promise<void>((resolve) => (saleWritten = resolve));
-    let callCommits = 0;
-    const callDeps: OrdersDeps = {
-      ...real,
-      repo: {
-        ...real.repo,
-        async commit(pieces) {
-          callCommits += 1;
-          if (callCommits === 1) {
-            reachSale();
-            await saleGoes;
-          }
-          const committed = await real.repo.commit(pieces);
-          if (committed) saleWritten();
-          return committed;
-        },
+    const byCall = gatedCommits(
+      real,
+      async () => {
+        reachSale();
+        await saleGoes;
       },
-    };
+      (committed) => {
+        if (committed) saleWritten();
+      },
+    );
     const paying = payWithSavedCard(
-      callDeps,
+      byCall.deps,
       { callerId: buyer.id, orderId: order.id, paymentMethod: undefined },
       new Date(),
     );
@@ -697,24 +716,13 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     // …while the webhook finds the order paid, resumes the sale (which turns the call's write
     // away) and is about to write it too; the call reads again and writes first. The webhook's
     // write is refused, and it finds the order fulfilled by the call.
-    let webhookCommits = 0;
-    const webhookDeps: OrdersDeps = {
-      ...real,
-      repo: {
-        ...real.repo,
-        async commit(pieces) {
-          webhookCommits += 1;
-          if (webhookCommits === 1) {
-            letSaleGo();
-            await written;
-          }
-          return real.repo.commit(pieces);
-        },
-      },
-    };
-    await paymentIntentChanged(webhookDeps, intentId, new Date());
+    const byWebhook = gatedCommits(real, async () => {
+      letSaleGo();
+      await written;
+    });
+    await paymentIntentChanged(byWebhook.deps, intentId, new Date());
     expect(await paying).toMatchObject({ status: 'succeeded' });
-    expect([callCommits, webhookCommits]).toEqual([2, 1]);
+    expect([byCall.commits(), byWebhook.commits()]).toEqual([2, 1]);
     // The call left the sale's aftermath to the webhook, which did it: the seller is paid (98 %),
     // the buyer owns the copy, the offering is sold out.
     const settled = await real.repo.get(order.id);
