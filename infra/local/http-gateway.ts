@@ -88,7 +88,7 @@ export interface HttpGatewayOptions {
   outbox?: Outbox;
   authorizer?: Authorizer;
   /** The Stripe twin, listed at /dev/stripe (a getter: it starts after the gateway). */
-  stripe?: () => Pick<StripeTwin, 'state' | 'deliveries'> | undefined;
+  stripe?: () => Pick<StripeTwin, 'state' | 'deliveries' | 'faults'> | undefined;
   /**
    * Twin-only drivers for tests and demos, `POST /dev/<name>` with a JSON body (absent in
    * production): e.g. `/dev/notifications` emits notifications as the later features will.
@@ -150,7 +150,7 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
     if (pathname === '/dev/stripe' || pathname === '/dev/stripe.json') {
       const stripe = options.stripe?.();
       if (stripe !== undefined && readEnv().stage !== 'prod') {
-        const listing = stripeListing(stripe.state(), stripe.deliveries());
+        const listing = stripeListing(stripe.state(), stripe.deliveries(), stripe.faults());
         if (pathname.endsWith('.json')) {
           sendJson(res, 200, listing, { 'cache-control': 'no-store' });
           return;

@@ -1,11 +1,22 @@
 import type Stripe from 'stripe';
 import { escapeHtml } from '../support';
+import type { Fault } from './faults';
 import { displayAmount } from './objects';
 import type { StripeState } from './server';
 import type { Delivery } from './webhooks';
 
+/** A unix timestamp as the page shows it (`2025-01-31 23:59 UTC`). */
+const when = (seconds: number | null) =>
+  seconds === null
+    ? ''
+    : `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
 /** What `/dev/stripe` lists (the JSON of `/dev/stripe.json`). */
-export function stripeListing(state: StripeState, deliveries: readonly Delivery[]) {
+export function stripeListing(
+  state: StripeState,
+  deliveries: readonly Delivery[],
+  faults: readonly Fault[] = [],
+) {
   return {
     accounts: Object.values(state.accounts).map((account) => ({
       id: account.id,
@@ -15,6 +26,8 @@ export function stripeListing(state: StripeState, deliveries: readonly Delivery[
       charges_enabled: account.charges_enabled,
       payouts_enabled: account.payouts_enabled,
       currently_due: account.requirements?.currently_due ?? [],
+      /** The account disconnected from the platform (`account.application.deauthorized`). */
+      deauthorized: (state.deauthorized ?? {})[account.id] !== undefined,
       metadata: account.metadata,
     })),
     customers: Object.values(state.customers).map((customer) => ({
@@ -83,6 +96,31 @@ export function stripeListing(state: StripeState, deliveries: readonly Delivery[
           typeof transfer.source_transaction === 'string' ? transfer.source_transaction : null,
       }))
       .reverse(),
+    disputes: Object.values(state.disputes ?? {})
+      .map((dispute) => ({
+        id: dispute.id,
+        charge: typeof dispute.charge === 'string' ? dispute.charge : dispute.charge.id,
+        payment_intent: typeof dispute.payment_intent === 'string' ? dispute.payment_intent : null,
+        amount: dispute.amount,
+        currency: dispute.currency,
+        status: dispute.status,
+        reason: dispute.reason,
+        due_by: dispute.evidence_details.due_by,
+        submission_count: dispute.evidence_details.submission_count,
+      }))
+      .reverse(),
+    payouts: Object.values(state.payouts ?? {})
+      .map(({ account, payout }) => ({
+        id: payout.id,
+        account,
+        amount: payout.amount,
+        currency: payout.currency,
+        status: payout.status,
+        failure_code: payout.failure_code,
+        arrival_date: payout.arrival_date,
+      }))
+      .reverse(),
+    faults: faults.map((fault) => ({ ...fault })),
     setupIntents: Object.values(state.setupIntents).map((intent) => ({
       id: intent.id,
       customer: intent.customer,
@@ -128,7 +166,7 @@ ${table(
     account.id,
     account.country ?? '',
     account.email ?? '',
-    account.onboarding,
+    `${account.onboarding}${account.deauthorized ? ' · deauthorized' : ''}`,
     String(account.charges_enabled),
     String(account.payouts_enabled),
     account.currently_due.join(', '),
@@ -190,6 +228,42 @@ ${table(
     transfer.destination ?? '',
     transfer.transfer_group ?? '',
     transfer.source_transaction ?? '',
+  ]),
+)}
+<h2>Disputes</h2>
+${table(
+  ['dispute', 'amount', 'status', 'reason', 'evidence due by', 'charge', 'payment intent'],
+  listing.disputes.map((dispute) => [
+    dispute.id,
+    displayAmount(dispute.amount, dispute.currency),
+    `${dispute.status}${dispute.submission_count > 0 ? ` (evidence submitted ${dispute.submission_count}×)` : ''}`,
+    dispute.reason,
+    when(dispute.due_by),
+    dispute.charge,
+    dispute.payment_intent ?? '',
+  ]),
+)}
+<h2>Payouts</h2>
+${table(
+  ['payout', 'account', 'amount', 'status', 'arrival'],
+  listing.payouts.map((payout) => [
+    payout.id,
+    payout.account,
+    displayAmount(payout.amount, payout.currency),
+    `${payout.status}${payout.failure_code === null ? '' : ` (${payout.failure_code})`}`,
+    when(payout.arrival_date),
+  ]),
+)}
+<h2>Active faults</h2>
+${table(
+  ['fault', 'kind', 'method', 'path', 'match', 'hits left'],
+  listing.faults.map((fault) => [
+    fault.id,
+    `${fault.fault}${fault.delayMs === null ? '' : ` (${fault.delayMs} ms)`}`,
+    fault.method ?? 'any',
+    fault.path ?? 'any',
+    fault.match ?? '',
+    `${fault.left} of ${fault.times}`,
   ]),
 )}
 <h2>Webhook deliveries</h2>

@@ -9,6 +9,7 @@
  * balance, or a `source_transaction` whose charge covers it, as Stripe requires.
  */
 import type Stripe from 'stripe';
+import type { Ledger, LedgerState } from './ledger';
 import { stripeId, TEST_CARDS, unix } from './objects';
 import {
   expansions,
@@ -43,19 +44,17 @@ export interface ChargeRecord {
   authenticated?: boolean;
   failure?: { code: string; declineCode: string | null; message: string } | null;
   receiptUrl?: string | null;
+  /** A dispute was opened on it (Stripe's `disputed`). */
+  disputed?: boolean;
 }
 
-export interface Balances {
-  /** `platform`, or a connected account's id → currency → amounts. */
-  [holder: string]: Record<string, { available: number; pending: number }>;
-}
-
-export interface MoneyState {
+export interface MoneyState extends LedgerState {
   paymentIntents: Record<string, Stripe.PaymentIntent>;
   charges: Record<string, ChargeRecord>;
   refunds: Record<string, Stripe.Refund>;
   transfers: Record<string, Stripe.Transfer>;
-  balances: Balances;
+  /** Connected accounts that deauthorized the platform, with when (unix seconds). */
+  deauthorized: Record<string, number>;
 }
 
 export const emptyMoneyState = (): MoneyState => ({
@@ -64,6 +63,8 @@ export const emptyMoneyState = (): MoneyState => ({
   refunds: {},
   transfers: {},
   balances: {},
+  balanceTransactions: {},
+  deauthorized: {},
 });
 
 export interface MoneyContext {
@@ -77,10 +78,19 @@ export interface MoneyContext {
   };
   now: () => Date;
   baseUrl: () => string;
+  ledger: Ledger;
+  /** The status of the dispute of a charge, if it has one (a disputed charge cannot be refunded). */
+  disputeStatus: (chargeId: string) => Stripe.Dispute.Status | undefined;
   paymentMethodFrom: (reference: string) => Stripe.PaymentMethod;
   /** Attaches a payment method to a customer (`payment_method.attached`). */
   attach: (method: Stripe.PaymentMethod, customer: string, request: RequestRef) => unknown;
-  emit: (type: string, object: { id?: string; object?: string }, request: RequestRef) => void;
+  emit: (
+    type: string,
+    object: { id?: string; object?: string },
+    request: RequestRef,
+    previousAttributes?: Record<string, unknown>,
+    account?: string,
+  ) => void;
 }
 
 type RequestRef = { id: string | null; idempotency_key: string | null };
@@ -136,12 +146,8 @@ export interface Money {
 }
 
 export function moneyRoutes(context: MoneyContext): Money {
-  const { state, now } = context;
-
-  const balanceOf = (holder: string, currency: string) => {
-    const holderBalances = (state.balances[holder] ??= {});
-    return (holderBalances[currency] ??= { available: 0, pending: 0 });
-  };
+  const { state, now, ledger } = context;
+  const { balanceOf } = ledger;
 
   function paymentIntent(id: string): Stripe.PaymentIntent {
     const found = state.paymentIntents[id];
@@ -229,7 +235,7 @@ export function moneyRoutes(context: MoneyContext): Money {
       currency: record.currency,
       customer: intent?.customer ?? null,
       description: intent?.description ?? null,
-      disputed: false,
+      disputed: record.disputed ?? false,
       failure_balance_transaction: null,
       failure_code: failure?.code ?? null,
       failure_message: failure?.message ?? null,
@@ -354,7 +360,7 @@ export function moneyRoutes(context: MoneyContext): Money {
       created: unix(now()),
       status: failed ? 'failed' : 'succeeded',
       paymentMethod: methodId,
-      balanceTransaction: failed ? null : stripeId('txn'),
+      balanceTransaction: null,
       metadata: { ...intent.metadata },
       authenticated: outcome.authenticated ?? false,
       failure: outcome.failure ?? null,
@@ -483,7 +489,14 @@ export function moneyRoutes(context: MoneyContext): Money {
     authenticated: boolean,
   ) {
     const record = newCharge(intent, methodId, { authenticated });
-    balanceOf('platform', intent.currency).available += intent.amount;
+    record.balanceTransaction = ledger.record('platform', {
+      amount: intent.amount,
+      currency: intent.currency,
+      type: 'charge',
+      reportingCategory: 'charge',
+      source: record.id,
+      description: intent.description,
+    }).id;
     // `setup_future_usage` with a customer: the card is saved to the customer once paid.
     const method = state.paymentMethods[methodId];
     if (intent.setup_future_usage !== null && typeof intent.customer === 'string' && method) {
@@ -751,6 +764,15 @@ export function moneyRoutes(context: MoneyContext): Money {
             'charge_not_refundable',
           );
         }
+        const disputeStatus = context.disputeStatus(record.id);
+        if (disputeStatus !== undefined && !disputeStatus.startsWith('warning_')) {
+          // Stripe: a charged-back payment cannot be refunded (an inquiry's still can).
+          throw invalid(
+            'charge',
+            `Charge ${record.id} has been charged back; cannot issue a refund.`,
+            'charge_disputed',
+          );
+        }
         const left = record.amount - record.refunded;
         if (left === 0) {
           throw invalid(
@@ -768,13 +790,20 @@ export function moneyRoutes(context: MoneyContext): Money {
           );
         }
         record.refunded += amount;
-        balanceOf('platform', record.currency).available -= amount;
         const intent = state.paymentIntents[record.paymentIntent];
+        const refundId = stripeId('re');
         const refund = {
-          id: stripeId('re'),
+          id: refundId,
           object: 'refund',
           amount,
-          balance_transaction: stripeId('txn'),
+          balance_transaction: ledger.record('platform', {
+            amount: -amount,
+            currency: record.currency,
+            type: 'refund',
+            reportingCategory: 'refund',
+            source: refundId,
+            description: null,
+          }).id,
           charge: record.id,
           created: unix(now()),
           currency: record.currency,
@@ -837,7 +866,10 @@ export function moneyRoutes(context: MoneyContext): Money {
         const currency = currencyOf(params);
         const destination = required(params, 'destination');
         const account = state.accounts[destination];
-        if (!account) throw missing('account', destination, 'destination');
+        if (!account || state.deauthorized[destination] !== undefined) {
+          // An account that disconnected from the platform is one it can no longer reach.
+          throw missing('destination', destination, 'destination');
+        }
         if (account.capabilities?.transfers !== 'active') {
           throw invalid(
             'destination',
@@ -878,20 +910,35 @@ export function moneyRoutes(context: MoneyContext): Money {
             'balance_insufficient',
           );
         }
-        balanceOf('platform', currency).available -= amount;
-        balanceOf(destination, currency).available += amount;
         const id = stripeId('tr');
+        const destinationPayment = stripeId('py', 14);
+        const platformTransaction = ledger.record('platform', {
+          amount: -amount,
+          currency,
+          type: 'transfer',
+          reportingCategory: 'transfer',
+          source: id,
+          description: str(params, 'description') ?? null,
+        });
+        ledger.record(destination, {
+          amount,
+          currency,
+          type: 'payment',
+          reportingCategory: 'charge',
+          source: destinationPayment,
+          description: null,
+        });
         const transfer = {
           id,
           object: 'transfer',
           amount,
           amount_reversed: 0,
-          balance_transaction: stripeId('txn'),
+          balance_transaction: platformTransaction.id,
           created: unix(now()),
           currency,
           description: str(params, 'description') ?? null,
           destination,
-          destination_payment: stripeId('py', 14),
+          destination_payment: destinationPayment,
           livemode: false,
           metadata: metadata(params),
           reversals: {
@@ -962,16 +1009,41 @@ export function moneyRoutes(context: MoneyContext): Money {
             'amount_too_large',
           );
         }
-        balanceOf(transfer.destination as string, transfer.currency).available -= amount;
-        balanceOf('platform', transfer.currency).available += amount;
+        const destination = transfer.destination as string;
+        if (balanceOf(destination, transfer.currency).available < amount) {
+          // Stripe: a transfer_group transfer can be reversed only if the destination account's
+          // balance covers the reversal (nothing is reversed otherwise).
+          throw invalid(
+            'amount',
+            `Insufficient funds in the destination account (${destination}) to reverse this transfer: its available balance is ${balanceOf(destination, transfer.currency).available} and the reversal is ${amount}.`,
+            'balance_insufficient',
+          );
+        }
+        const reversalId = stripeId('trr');
+        const paymentRefund = stripeId('pyr', 14);
+        ledger.record(destination, {
+          amount: -amount,
+          currency: transfer.currency,
+          type: 'payment_refund',
+          reportingCategory: 'refund',
+          source: paymentRefund,
+          description: null,
+        });
         const reversal = {
-          id: stripeId('trr'),
+          id: reversalId,
           object: 'transfer_reversal',
           amount,
-          balance_transaction: stripeId('txn'),
+          balance_transaction: ledger.record('platform', {
+            amount,
+            currency: transfer.currency,
+            type: 'transfer_refund',
+            reportingCategory: 'transfer_reversal',
+            source: reversalId,
+            description: null,
+          }).id,
           created: unix(now()),
           currency: transfer.currency,
-          destination_payment_refund: stripeId('pyr', 14),
+          destination_payment_refund: paymentRefund,
           metadata: metadata(request.params),
           source_refund: null,
           transfer: transfer.id,
@@ -985,38 +1057,6 @@ export function moneyRoutes(context: MoneyContext): Money {
         state.transfers[transfer.id] = updated;
         context.emit('transfer.reversed', updated, request.event);
         return { body: reversal };
-      },
-    ],
-    [
-      'GET',
-      /^\/v1\/balance$/,
-      ({ account }) => {
-        const amounts = Object.entries(state.balances[account ?? 'platform'] ?? {});
-        const currencies =
-          amounts.length > 0
-            ? amounts
-            : [
-                [
-                  account ? (state.accounts[account]?.default_currency ?? 'usd') : 'usd',
-                  { available: 0, pending: 0 },
-                ] as const,
-              ];
-        const balance = {
-          object: 'balance',
-          available: currencies.map(([currency, amount]) => ({
-            amount: amount.available,
-            currency,
-            source_types: { card: amount.available },
-          })),
-          connect_reserved: currencies.map(([currency]) => ({ amount: 0, currency })),
-          livemode: false,
-          pending: currencies.map(([currency, amount]) => ({
-            amount: amount.pending,
-            currency,
-            source_types: { card: amount.pending },
-          })),
-        } as unknown as Stripe.Balance;
-        return { body: balance };
       },
     ],
   ];

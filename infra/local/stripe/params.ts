@@ -77,13 +77,108 @@ export function expansions(params: Params): string[] {
   return [];
 }
 
-export function list<T>(items: T[], url: string, params: Params): Stripe.ApiList<T> {
-  const limit = Math.min(100, Math.max(1, Number(str(params, 'limit') ?? 10)));
-  const after = str(params, 'starting_after');
-  let start = 0;
-  if (after !== undefined) {
-    start = items.findIndex((item) => (item as { id?: string }).id === after) + 1;
+/** A list request's `limit`: 1 to 100 (default 10), as Stripe validates it. */
+export function limitOf(params: Params): number {
+  const raw = str(params, 'limit');
+  if (raw === undefined) return 10;
+  const limit = Number(raw);
+  if (!Number.isInteger(limit)) {
+    throw invalid('limit', `Invalid integer: ${raw}`, 'parameter_invalid_integer');
   }
+  if (limit < 1) {
+    throw invalid(
+      'limit',
+      'This value must be greater than or equal to 1.',
+      'parameter_invalid_integer',
+    );
+  }
+  if (limit > 100) {
+    throw invalid(
+      'limit',
+      'This value must be less than or equal to 100.',
+      'parameter_invalid_integer',
+    );
+  }
+  return limit;
+}
+
+/**
+ * A page of `items` (already newest first, as Stripe lists): `limit` items after the object
+ * `starting_after`, or the `limit` items just before `ending_before` (still newest first);
+ * `has_more` says whether more lie in that direction.
+ */
+export function list<T>(items: T[], url: string, params: Params): Stripe.ApiList<T> {
+  const limit = limitOf(params);
+  const indexOf = (id: string) => items.findIndex((item) => (item as { id?: string }).id === id);
+  const before = str(params, 'ending_before');
+  if (before !== undefined) {
+    const end = indexOf(before);
+    const stop = end === -1 ? 0 : end;
+    const start = Math.max(0, stop - limit);
+    return { object: 'list', data: items.slice(start, stop), has_more: start > 0, url };
+  }
+  const after = str(params, 'starting_after');
+  const start = after === undefined ? 0 : indexOf(after) + 1;
   const data = items.slice(start, start + limit);
   return { object: 'list', data, has_more: start + limit < items.length, url };
 }
+
+/**
+ * Stripe's `created` filter: `created=<unix>` or `created[gte|gt|lte|lt]=<unix>`; answers whether
+ * a `created` timestamp passes it.
+ */
+export function createdFilter(params: Params, name = 'created'): (created: number) => boolean {
+  const value = params[name];
+  if (value === undefined || value === '') return () => true;
+  const bound = (raw: unknown, param: string): number => {
+    const number = Number(raw);
+    if (typeof raw !== 'string' || !Number.isInteger(number)) {
+      throw invalid(param, `Invalid integer: ${String(raw)}`, 'parameter_invalid_integer');
+    }
+    return number;
+  };
+  if (typeof value === 'string') {
+    const exact = bound(value, name);
+    return (created) => created === exact;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(name, `Invalid ${name}`, 'parameter_invalid_integer');
+  }
+  const range = value as Record<string, unknown>;
+  const tests: ((created: number) => boolean)[] = [];
+  for (const [operator, raw] of Object.entries(range)) {
+    const limit = bound(raw, `${name}[${operator}]`);
+    if (operator === 'gte') tests.push((created) => created >= limit);
+    else if (operator === 'gt') tests.push((created) => created > limit);
+    else if (operator === 'lte') tests.push((created) => created <= limit);
+    else if (operator === 'lt') tests.push((created) => created < limit);
+    else {
+      throw new StripeError(400, {
+        type: 'invalid_request_error',
+        code: 'parameter_unknown',
+        message: `Received unknown parameter: ${name}[${operator}]`,
+        param: `${name}[${operator}]`,
+      });
+    }
+  }
+  return (created) => tests.every((test) => test(created));
+}
+
+/** What the twin's endpoint modules are given of a request. */
+export interface RequestRef {
+  id: string | null;
+  idempotency_key: string | null;
+}
+
+export interface ApiRequest {
+  params: Params;
+  /** The `Stripe-Account` header: a connected account the platform acts as. */
+  account: string | undefined;
+  event: RequestRef;
+}
+
+export type ApiRoute = [
+  string,
+  RegExp,
+  (request: ApiRequest, match: RegExpMatchArray) => { status?: number; body: unknown },
+];

@@ -42,8 +42,12 @@ import {
   type PageAnswer,
   type SessionExtras,
 } from './checkout';
+import { disputeRoutes, type DisputeState, type OpenDispute } from './disputes';
+import { FaultTable, haystackOf, parseFaultSpec, type Fault, type FaultSpec } from './faults';
+import { createLedger } from './ledger';
 import { emptyMoneyState, moneyRoutes, type MoneyState } from './money';
 import {
+  createdFilter,
   expansions,
   found,
   invalid,
@@ -55,6 +59,7 @@ import {
   StripeError,
   type Params,
 } from './params';
+import { payoutRoutes, type PayoutState } from './payouts';
 import {
   DEFAULT_RETRY_DELAYS_MS,
   WebhookSender,
@@ -78,6 +83,14 @@ export const STRIPE_WEBHOOK_PATH = '/api/payment-gateway/webhook';
  */
 export { STRIPE_ENV } from '../../../functions/core/env';
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** Stripe keeps events for 30 days: older ones are no longer listed or retrieved. */
+const EVENT_RETENTION_S = 30 * 86_400;
+/** The platform's Connect application, as `account.application.deauthorized` names it. */
+export const TWIN_APPLICATION = {
+  id: 'ca_TwinMarketplace51Application00000',
+  object: 'application',
+  name: 'Marketplace (twin)',
+} as const;
 const ACCOUNT_LINK_TTL_MS = 300_000;
 const MAX_BODY = 1_000_000;
 
@@ -97,7 +110,7 @@ interface IdempotencyRecord {
 }
 
 /** Everything the twin keeps (a JSON file for `npm start`). */
-export interface StripeState extends MoneyState {
+export interface StripeState extends MoneyState, DisputeState, PayoutState {
   checkoutSessions: Record<string, Stripe.Checkout.Session>;
   checkoutExtras: Record<string, SessionExtras>;
   accounts: Record<string, Stripe.Account>;
@@ -116,6 +129,8 @@ export interface StripeState extends MoneyState {
 
 const emptyState = (): StripeState => ({
   ...emptyMoneyState(),
+  disputes: {},
+  payouts: {},
   checkoutSessions: {},
   checkoutExtras: {},
   accounts: {},
@@ -164,6 +179,37 @@ export interface StripeTwin {
   releaseWebhooks(options?: ReleaseOptions, match?: string): number;
   /** Resolves when every delivery under way has answered. */
   webhooksSettled(): Promise<void>;
+  /**
+   * Tests: discards the held deliveries (of `match`) for good, each recorded `failed`, as if
+   * Stripe's retries had run out; the events stay in `GET /v1/events`. Over HTTP: `POST
+   * /dev/webhooks/drop?match=`. Answers how many.
+   */
+  dropWebhooks(match?: string): number;
+  /**
+   * Tests: the next `times` API requests that fit `spec` fail as it says (README, "Failures the
+   * twin can play"). Over HTTP: `POST /dev/faults`, `GET /dev/faults`, `DELETE /dev/faults?match=`.
+   */
+  injectFault(spec: FaultSpec): Fault;
+  /** Clears every fault, or those added with `match`; answers how many. */
+  clearFaults(match?: string): number;
+  /** The active faults, with the hits each has left. */
+  faults(): Fault[];
+  /** Tests: the cardholder's bank disputes a succeeded charge (`POST /dev/disputes`). */
+  openDispute(input: OpenDispute): Stripe.Dispute;
+  /** Tests: the bank decides the dispute (`POST /dev/disputes/{id}/close`). */
+  closeDispute(id: string, outcome: 'won' | 'lost'): Stripe.Dispute;
+  /**
+   * Tests: Stripe's automatic payout of the account's available balance (`POST
+   * /dev/accounts/{acct}/payout`); `fail` (true or a failure code) makes the bank refuse it.
+   */
+  payOutAccount(account: string, options?: { fail?: boolean | string }): Stripe.Payout[];
+  /** Tests: the account disconnects from the platform (`POST /dev/accounts/{acct}/deauthorize`). */
+  deauthorize(account: string): Stripe.Event;
+  /**
+   * Tests: an event of `type` about an existing object, read from the twin's state (`POST
+   * /dev/events`), for the event types the twin never emits on its own.
+   */
+  emitEvent(type: string, objectId: string): Stripe.Event;
   /**
    * Starts again the deliveries a stop interrupted (kept in the state file), once the receiver is
    * up: Stripe keeps retrying an event for three days whatever happens to the receiver, so a
@@ -229,7 +275,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     request: { id: string | null; idempotency_key: string | null },
     previousAttributes?: Record<string, unknown>,
     account?: string,
-  ): void {
+  ): Stripe.Event {
     const event = newEvent(
       { type, object, previousAttributes, account, request, apiVersion: TWIN_API_VERSION },
       now(),
@@ -238,6 +284,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     if (webhooks.endpointUrl !== undefined) state.undelivered[event.id] = 0;
     changed = true;
     webhooks.send(event);
+    return event;
   }
 
   function paymentMethodFrom(reference: string): Stripe.PaymentMethod {
@@ -284,6 +331,37 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     event: { id: string | null; idempotency_key: string | null };
   }
 
+  /** Stripe's 403 for an account the platform's key cannot reach (unknown, or deauthorized). */
+  const noAccess = (account: string) =>
+    new StripeError(403, {
+      type: 'invalid_request_error',
+      code: 'account_invalid',
+      message: `The provided key '${secretKey.slice(0, 8)}…' does not have access to account '${account}' (or that account does not exist). Application access may have been revoked.`,
+    });
+
+  /** The connected account `id`, which the platform must still reach. */
+  const reachable = (id: string, param = 'account'): Stripe.Account => {
+    const account = state.accounts[id];
+    if (!account) throw missing('account', id, param);
+    if (state.deauthorized[id] !== undefined) throw noAccess(id);
+    return account;
+  };
+
+  /** The events Stripe still keeps (30 days, by the twin's clock), oldest first. */
+  const retainedEvents = () => {
+    const since = Math.floor(now().getTime() / 1000) - EVENT_RETENTION_S;
+    return state.events.filter((event) => event.created >= since);
+  };
+
+  /** An array parameter as qs reads it (`types[]=a`, `types[0]=a`, or one string). */
+  const listParam = (value: unknown): string[] => {
+    if (value === undefined || value === '') return [];
+    if (typeof value === 'string') return [value];
+    if (Array.isArray(value)) return value.map(String);
+    if (typeof value === 'object' && value !== null) return Object.values(value).map(String);
+    return [];
+  };
+
   type Handler = (
     request: RequestInfo,
     match: RegExpMatchArray,
@@ -324,15 +402,13 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     [
       'GET',
       /^\/v1\/accounts\/(acct_\w+)$/,
-      (_request, [, id]) => ({
-        body: found(state.accounts[id as string], 'account', id as string, 'account'),
-      }),
+      (_request, [, id]) => ({ body: reachable(id as string) }),
     ],
     [
       'DELETE',
       /^\/v1\/accounts\/(acct_\w+)$/,
       (_request, [, id]) => {
-        if (!state.accounts[id as string]) throw missing('account', id as string, 'account');
+        reachable(id as string);
         Reflect.deleteProperty(state.accounts, id as string);
         return { body: { id, object: 'account', deleted: true } };
       },
@@ -342,7 +418,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       /^\/v1\/account_links$/,
       ({ params }) => {
         const account = required(params, 'account');
-        if (!state.accounts[account]) throw missing('account', account, 'account');
+        reachable(account);
         const refreshUrl = required(params, 'refresh_url');
         const returnUrl = required(params, 'return_url');
         const type = required(params, 'type');
@@ -368,8 +444,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       'POST',
       /^\/v1\/accounts\/(acct_\w+)\/login_links$/,
       (_request, [, id]) => {
-        const account = state.accounts[id as string];
-        if (!account) throw missing('account', id as string, 'account');
+        const account = reachable(id as string);
         if (!account.details_submitted) {
           throw invalid(
             'account',
@@ -629,8 +704,10 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     [
       'GET',
       /^\/v1\/events\/(evt_\w+)$/,
-      (_request, [, id]) => {
-        const event = state.events.find((entry) => entry.id === id);
+      ({ account }, [, id]) => {
+        const event = retainedEvents().find(
+          (entry) => entry.id === id && (account === undefined || entry.account === account),
+        );
         if (!event) throw missing('event', id as string);
         return { body: event };
       },
@@ -638,26 +715,77 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     [
       'GET',
       /^\/v1\/events$/,
-      ({ params, path: url }) => {
+      ({ params, path: url, account }) => {
         const type = str(params, 'type');
-        const events = state.events
-          .filter((event) => type === undefined || event.type === type)
-          .slice()
+        const types = listParam(params.types);
+        if (type !== undefined && types.length > 0) {
+          throw invalid(
+            'types',
+            'You may only specify one of these parameters: type, types.',
+            'parameter_invalid_empty',
+          );
+        }
+        if (types.length > 20) {
+          throw invalid(
+            'types',
+            'You can specify up to 20 event types.',
+            'parameter_invalid_array_length',
+          );
+        }
+        const wanted = type === undefined ? types : [type];
+        // `type` takes `*` as a wildcard (`charge.dispute.*`), as Stripe's does.
+        const patterns = wanted.map(
+          (name) =>
+            new RegExp(
+              `^${name
+                .split('*')
+                .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+                .join('.*')}$`,
+            ),
+        );
+        const created = createdFilter(params);
+        const events = retainedEvents()
+          .filter(
+            (event) =>
+              (patterns.length === 0 || patterns.some((pattern) => pattern.test(event.type))) &&
+              created(event.created) &&
+              (account === undefined || event.account === account),
+          )
           .reverse();
         return { body: list(events, url, params) };
       },
     ],
   ];
 
+  const ledger = createLedger(state, now, (holder) =>
+    holder === 'platform' ? 'usd' : (state.accounts[holder]?.default_currency ?? 'usd'),
+  );
   const money = moneyRoutes({
     state,
     now,
     baseUrl: () => baseUrl,
+    ledger,
+    disputeStatus: (chargeId) => disputes.statusOf(chargeId),
     paymentMethodFrom,
     attach: (method, customer, event) => attach(method, customer, { event } as RequestInfo),
-    emit: (type, object, request) => emit(type, object, request),
+    emit: (type, object, request, previous, account) =>
+      emit(type, object, request, previous, account),
   });
-  routes.push(...money.routes);
+  const disputes = disputeRoutes({
+    state,
+    now,
+    ledger,
+    charge: (id) => money.charge(id),
+    emit: (type, object, request, previous) => emit(type, object, request, previous),
+  });
+  const payouts = payoutRoutes({
+    state,
+    now,
+    ledger,
+    emit: (type, object, request, previous, account) =>
+      emit(type, object, request, previous, account),
+  });
+  routes.push(...money.routes, ...ledger.routes, ...disputes.routes, ...payouts.routes);
 
   /** Runs one of the API's own endpoints from inside the twin (the hosted pages). */
   function call(method: string, url: string, params: Params, event: RequestInfo['event']) {
@@ -974,37 +1102,140 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     return { body: succeeded };
   }
 
-  function send(
-    res: ServerResponse,
+  /** An API answer, before it is written (a fault can hold or lose it). */
+  interface Answer {
+    status: number;
+    text: string;
+    headers: Record<string, string>;
+  }
+
+  function answer(
     status: number,
     body: unknown,
     requestId: string,
     extra: Record<string, string> = {},
-  ) {
+  ): Answer {
     const text = JSON.stringify(body, null, 2);
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'request-id': requestId,
-      'stripe-version': TWIN_API_VERSION,
-      'content-length': Buffer.byteLength(text),
-      ...extra,
-    });
-    res.end(text);
+    return {
+      status,
+      text,
+      headers: {
+        'content-type': 'application/json',
+        'request-id': requestId,
+        'stripe-version': TWIN_API_VERSION,
+        'content-length': String(Buffer.byteLength(text)),
+        ...extra,
+      },
+    };
   }
 
-  function sendError(res: ServerResponse, error: StripeError, requestId: string) {
-    send(
-      res,
+  function errorAnswer(error: StripeError, requestId: string, extra: Record<string, string> = {}) {
+    return answer(
       error.status,
       { error: { ...error.body, request_log_url: `${baseUrl}/dev/requests/${requestId}` } },
       requestId,
+      extra,
     );
   }
+
+  function write(res: ServerResponse, reply: Answer) {
+    if (res.destroyed || res.writableEnded) return;
+    res.writeHead(reply.status, reply.headers);
+    res.end(reply.text);
+  }
+
+  function send(res: ServerResponse, status: number, body: unknown, requestId: string) {
+    write(res, answer(status, body, requestId));
+  }
+
+  /** The fault `fault` answers in Stripe's shape, instead of doing anything. */
+  function faultAnswer(fault: Fault, requestId: string, idempotencyKey: string | undefined) {
+    switch (fault.fault) {
+      case 'rate_limit':
+        return errorAnswer(
+          new StripeError(429, {
+            type: 'invalid_request_error',
+            code: 'rate_limit',
+            message:
+              'Request rate limit exceeded. Learn more about rate limits here https://stripe.com/docs/rate-limits.',
+            doc_url: 'https://stripe.com/docs/error-codes/rate-limit',
+          }),
+          requestId,
+        );
+      case 'idempotency_conflict':
+        return errorAnswer(
+          new StripeError(409, {
+            type: 'idempotency_error',
+            code: 'idempotency_key_in_use',
+            message: `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${idempotencyKey ?? ''}. Please try again later.`,
+            doc_url: 'https://stripe.com/docs/error-codes/idempotency-key-in-use',
+          }),
+          requestId,
+        );
+      default:
+        return errorAnswer(
+          new StripeError(500, { type: 'api_error', message: 'An unknown error occurred' }),
+          requestId,
+        );
+    }
+  }
+
+  /** Answers held by a `timeout` fault, let go when the twin stops. */
+  const heldAnswers = new Map<NodeJS.Timeout, ServerResponse>();
 
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const requestId = stripeId('req', 14);
     const method = req.method ?? 'GET';
     const raw = (await readBody(req, MAX_BODY)) ?? Buffer.alloc(0);
+    const fault = faults.take(
+      method,
+      url.pathname,
+      haystackOf(`${url.pathname}${url.search}`, raw.toString('utf8')),
+    );
+    if (fault !== undefined) {
+      log(`[stripe] fault ${fault.fault} (${fault.id}) on ${method} ${url.pathname}`);
+    }
+    if (fault?.fault === 'drop') {
+      // Before anything is done: the client sees its connection reset.
+      req.socket.destroy();
+      return;
+    }
+    const idempotencyKey =
+      typeof req.headers['idempotency-key'] === 'string'
+        ? req.headers['idempotency-key']
+        : undefined;
+    const reply =
+      fault?.fault === 'api_error' ||
+      fault?.fault === 'rate_limit' ||
+      fault?.fault === 'idempotency_conflict'
+        ? faultAnswer(fault, requestId, idempotencyKey)
+        : respond(req, url, raw, requestId, idempotencyKey);
+    log(`[stripe] ${method} ${url.pathname} ${reply.status}`);
+    if (fault?.fault === 'lost') {
+      // Carried out (and saved under its key), then the answer never arrives.
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.fault === 'timeout') {
+      const timer = setTimeout(() => {
+        heldAnswers.delete(timer);
+        write(res, reply);
+      }, fault.delayMs ?? 0);
+      heldAnswers.set(timer, res);
+      return;
+    }
+    write(res, reply);
+  }
+
+  /** What the API answers a request: authentication, idempotency, then the endpoint. */
+  function respond(
+    req: IncomingMessage,
+    url: URL,
+    raw: Buffer,
+    requestId: string,
+    idempotencyKey: string | undefined,
+  ): Answer {
+    const method = req.method ?? 'GET';
     // Bearer, as the SDK sends it, or Basic with the key as the user name (`curl -u sk_…:`).
     const authorization = req.headers.authorization ?? '';
     const key = authorization.startsWith('Bearer ')
@@ -1013,8 +1244,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         ? Buffer.from(authorization.slice(6), 'base64').toString('utf8').split(':')[0]
         : undefined;
     if (key === undefined || key === '') {
-      sendError(
-        res,
+      return errorAnswer(
         new StripeError(401, {
           type: 'invalid_request_error',
           message:
@@ -1022,11 +1252,9 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         }),
         requestId,
       );
-      return;
     }
     if (key !== secretKey) {
-      sendError(
-        res,
+      return errorAnswer(
         new StripeError(401, {
           type: 'invalid_request_error',
           code: 'api_key_invalid',
@@ -1034,7 +1262,6 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         }),
         requestId,
       );
-      return;
     }
     const params = {
       ...(qs.parse(url.search.slice(1)) as Params),
@@ -1042,22 +1269,12 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     };
     const account =
       typeof req.headers['stripe-account'] === 'string' ? req.headers['stripe-account'] : undefined;
-    if (account !== undefined && !state.accounts[account]) {
-      sendError(
-        res,
-        new StripeError(403, {
-          type: 'invalid_request_error',
-          code: 'account_invalid',
-          message: `The provided key '${key.slice(0, 8)}…' does not have access to account '${account}' (or that account does not exist). Application access may have been revoked.`,
-        }),
-        requestId,
-      );
-      return;
+    if (
+      account !== undefined &&
+      (!state.accounts[account] || state.deauthorized[account] !== undefined)
+    ) {
+      return errorAnswer(noAccess(account), requestId);
     }
-    const idempotencyKey =
-      typeof req.headers['idempotency-key'] === 'string'
-        ? req.headers['idempotency-key']
-        : undefined;
     const fingerprint = createHash('sha256')
       .update(`${method} ${url.pathname} ${account ?? ''} ${raw.toString('utf8')}`)
       .digest('hex');
@@ -1069,25 +1286,26 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       const saved = state.idempotency[idempotencyKey];
       if (saved !== undefined) {
         if (saved.fingerprint !== fingerprint) {
-          sendError(
-            res,
+          return errorAnswer(
             new StripeError(400, {
               type: 'idempotency_error',
               message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
             }),
             requestId,
           );
-          return;
         }
-        res.writeHead(saved.status, {
-          'content-type': 'application/json',
-          'request-id': requestId,
-          'stripe-version': TWIN_API_VERSION,
-          'idempotent-replayed': 'true',
-          'original-request': saved.body.match(/"id": "(req_\w+)"/)?.[1] ?? requestId,
-        });
-        res.end(saved.body);
-        return;
+        return {
+          status: saved.status,
+          text: saved.body,
+          headers: {
+            'content-type': 'application/json',
+            'request-id': requestId,
+            'stripe-version': TWIN_API_VERSION,
+            'content-length': String(Buffer.byteLength(saved.body)),
+            'idempotent-replayed': 'true',
+            'original-request': saved.body.match(/"id": "(req_\w+)"/)?.[1] ?? requestId,
+          },
+        };
       }
     }
     const route = routes.find(([verb, pattern]) => verb === method && pattern.test(url.pathname));
@@ -1104,7 +1322,7 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       };
     } else {
       try {
-        const answer = route[2](
+        const result = route[2](
           {
             method,
             path: url.pathname,
@@ -1117,8 +1335,8 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
           },
           url.pathname.match(route[1]) as RegExpMatchArray,
         );
-        status = answer.status ?? 200;
-        body = answer.body;
+        status = result.status ?? 200;
+        body = result.body;
       } catch (error) {
         if (!(error instanceof StripeError)) throw error;
         status = error.status;
@@ -1127,21 +1345,18 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
         };
       }
     }
-    const text = JSON.stringify(body, null, 2);
+    const reply = answer(
+      status,
+      body,
+      requestId,
+      idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
+    );
     // Stripe keeps the answer of a key for 24 h, errors from our side included (not 5xx).
     if (method === 'POST' && idempotencyKey !== undefined && status < 500) {
-      state.idempotency[idempotencyKey] = { fingerprint, status, body: text, at: now_ };
+      state.idempotency[idempotencyKey] = { fingerprint, status, body: reply.text, at: now_ };
     }
     if (method !== 'GET' || changed) save();
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'request-id': requestId,
-      'stripe-version': TWIN_API_VERSION,
-      'content-length': Buffer.byteLength(text),
-      ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
-    });
-    res.end(text);
-    log(`[stripe] ${method} ${url.pathname} ${status}`);
+    return reply;
   }
 
   function html(res: ServerResponse, status: number, title: string, body: string) {
@@ -1231,6 +1446,150 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     redirect(res, link.returnUrl);
   }
 
+  const faults = new FaultTable();
+  const NO_REQUEST = { id: null, idempotency_key: null };
+
+  /** Tests: an event of `type` about the object `id`, as the twin holds it now. */
+  function emitAbout(type: string, id: string): Stripe.Event {
+    if (!/^[a-z_]+(\.[a-z_]+)+$/.test(type)) {
+      throw invalid('type', `Invalid event type: ${type}`, 'parameter_invalid_string');
+    }
+    const prefix = id.slice(0, id.indexOf('_'));
+    const lookups: Record<string, () => { object?: { id?: string }; account?: string }> = {
+      cs: () => ({ object: state.checkoutSessions[id] }),
+      pi: () => ({ object: state.paymentIntents[id] }),
+      ch: () => ({ object: money.charge(id) }),
+      re: () => ({ object: state.refunds[id] }),
+      tr: () => ({ object: state.transfers[id] }),
+      du: () => ({ object: state.disputes[id] }),
+      dp: () => ({ object: state.disputes[id] }),
+      po: () => ({ object: state.payouts[id]?.payout, account: state.payouts[id]?.account }),
+      acct: () => ({ object: state.accounts[id], account: id }),
+      cus: () => ({ object: state.customers[id] }),
+      pm: () => ({ object: state.paymentMethods[id] }),
+      seti: () => ({ object: state.setupIntents[id] }),
+    };
+    const found_ = lookups[id.startsWith('cs_test_') ? 'cs' : prefix]?.();
+    if (found_?.object === undefined) throw missing('object', id, 'object');
+    return emit(type, found_.object, NO_REQUEST, undefined, found_.account);
+  }
+
+  function deauthorize(account: string): Stripe.Event {
+    if (!state.accounts[account]) throw missing('account', account, 'account');
+    if (state.deauthorized[account] !== undefined) {
+      throw new StripeError(400, {
+        type: 'invalid_request_error',
+        message: `Account ${account} has already deauthorized the platform.`,
+      });
+    }
+    const event = emit(
+      'account.application.deauthorized',
+      { ...TWIN_APPLICATION },
+      NO_REQUEST,
+      undefined,
+      account,
+    );
+    state.deauthorized[account] = Math.floor(now().getTime() / 1000);
+    return event;
+  }
+
+  function payOut(account: string, fail?: boolean | string): Stripe.Payout[] {
+    if (state.deauthorized[account] !== undefined) throw noAccess(account);
+    const failureCode =
+      fail === undefined || fail === false || fail === '' || fail === '0' || fail === 'false'
+        ? undefined
+        : fail === true || fail === '1' || fail === 'true'
+          ? 'account_closed'
+          : fail;
+    return payouts.payOut(account, failureCode);
+  }
+
+  /** A control's input: its query, and its JSON or form body. */
+  async function controlInput(req: IncomingMessage, url: URL): Promise<Params> {
+    const raw = ((await readBody(req, MAX_BODY)) ?? Buffer.alloc(0)).toString('utf8');
+    const query = Object.fromEntries(url.searchParams.entries());
+    if (raw.trim() === '') return query;
+    if ((req.headers['content-type'] ?? '').includes('json') || raw.trim().startsWith('{')) {
+      const parsed = JSON.parse(raw) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new StripeError(400, {
+          type: 'invalid_request_error',
+          message: 'The body must be a JSON object.',
+        });
+      }
+      return { ...query, ...(parsed as Params) };
+    }
+    return { ...query, ...(qs.parse(raw) as Params) };
+  }
+
+  /**
+   * The tests' failure controls, over HTTP (README, "Failures the twin can play"): faults on the
+   * API, disputes, payouts, deauthorization, events of any type. Refusals answer Stripe's error
+   * shape with its status.
+   */
+  async function failureControl(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(body, null, 2));
+    };
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    try {
+      const input = await controlInput(req, url);
+      const text = (name: string) => (typeof input[name] === 'string' ? input[name] : undefined);
+      let result: unknown;
+      const dispute = path.match(/^\/dev\/disputes\/((?:du|dp)_\w+)\/close$/);
+      const accountControl = path.match(/^\/dev\/accounts\/(acct_\w+)\/(payout|deauthorize)$/);
+      if (path === '/dev/faults' && method === 'POST') {
+        const spec = parseFaultSpec(input);
+        if (typeof spec === 'string') throw invalid('fault', spec, 'parameter_invalid_string');
+        result = faults.add(spec, now());
+      } else if (path === '/dev/faults' && method === 'GET') {
+        result = { faults: faults.list() };
+      } else if (path === '/dev/faults' && method === 'DELETE') {
+        result = { cleared: faults.clear(text('match')) };
+      } else if (path === '/dev/disputes' && method === 'POST') {
+        const amount = input.amount === undefined ? undefined : Number(input.amount);
+        result = disputes.open({
+          ...(text('payment_intent') === undefined
+            ? {}
+            : { payment_intent: text('payment_intent') }),
+          ...(text('charge') === undefined ? {} : { charge: text('charge') }),
+          ...(text('reason') === undefined ? {} : { reason: text('reason') }),
+          ...(amount === undefined ? {} : { amount }),
+        });
+      } else if (dispute && method === 'POST') {
+        const outcome = text('outcome');
+        if (outcome !== 'won' && outcome !== 'lost') {
+          throw invalid('outcome', 'outcome must be won or lost', 'parameter_invalid_string');
+        }
+        result = disputes.close(dispute[1] as string, outcome);
+      } else if (accountControl?.[2] === 'payout' && method === 'POST') {
+        result = { payouts: payOut(accountControl[1] as string, text('fail')) };
+      } else if (accountControl?.[2] === 'deauthorize' && method === 'POST') {
+        result = deauthorize(accountControl[1] as string);
+      } else if (path === '/dev/events' && method === 'POST') {
+        const type = text('type');
+        const object = text('object');
+        if (type === undefined || object === undefined) {
+          throw invalid('type', 'Give the event `type` and the `object` id.', 'parameter_missing');
+        }
+        result = emitAbout(type, object);
+      } else {
+        errorLog(`[stripe] NOT EMULATED: ${method} ${path}`);
+        return json(404, { error: { type: 'invalid_request_error', message: 'unknown control' } });
+      }
+      if (method !== 'GET') save();
+      return json(200, result);
+    } catch (error) {
+      if (error instanceof SyntaxError) {
+        return json(400, { error: { type: 'invalid_request_error', message: error.message } });
+      }
+      if (!(error instanceof StripeError)) throw error;
+      return json(error.status, { error: error.body });
+    }
+  }
+
   /**
    * The tests' control of webhook deliveries, over HTTP (the twin runs in another process than the
    * test files): hold the events containing `match`, release them `copies` times in `order`, list
@@ -1258,6 +1617,10 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       );
       return json(200, { released });
     }
+    if (req.method === 'POST' && url.pathname === '/dev/webhooks/drop') {
+      const dropped = webhooks.drop(match);
+      return json(200, { dropped });
+    }
     if (req.method === 'GET' && url.pathname === '/dev/webhooks/deliveries') {
       return json(200, { deliveries: webhooks.deliveries });
     }
@@ -1279,6 +1642,14 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
       const authentication = url.pathname.match(/^\/authenticate\/((?:seti|pi)_\w+)$/);
       if (authentication) return authenticationPage(req, res, authentication[1] as string);
       if (url.pathname.startsWith('/dev/webhooks/')) return webhookControl(req, res, url);
+      if (
+        url.pathname === '/dev/faults' ||
+        url.pathname === '/dev/events' ||
+        url.pathname.startsWith('/dev/disputes') ||
+        url.pathname.startsWith('/dev/accounts/')
+      ) {
+        return failureControl(req, res, url);
+      }
       const express = url.pathname.match(/^\/express\/(acct_\w+)\/[\w-]+$/);
       if (express) {
         const account = state.accounts[express[1] as string];
@@ -1328,6 +1699,39 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     holdWebhooks: (match) => webhooks.hold(match),
     releaseWebhooks: (release, match) => webhooks.release(release, match),
     webhooksSettled: () => webhooks.settled(),
+    dropWebhooks: (match) => webhooks.drop(match),
+    injectFault: (spec) => {
+      const checked = parseFaultSpec(spec as unknown as Params);
+      if (typeof checked === 'string') throw new Error(checked);
+      return faults.add(checked, now());
+    },
+    clearFaults: (match) => faults.clear(match),
+    faults: () => faults.list(),
+    openDispute: (input) => {
+      const opened = disputes.open(input);
+      save();
+      return opened;
+    },
+    closeDispute: (id, outcome) => {
+      const closed = disputes.close(id, outcome);
+      save();
+      return closed;
+    },
+    payOutAccount: (account, payoutOptions) => {
+      const made = payOut(account, payoutOptions?.fail);
+      save();
+      return made;
+    },
+    deauthorize: (account) => {
+      const event = deauthorize(account);
+      save();
+      return event;
+    },
+    emitEvent: (type, objectId) => {
+      const event = emitAbout(type, objectId);
+      save();
+      return event;
+    },
     resumeWebhooks: () => {
       let resumed = 0;
       for (const event of state.events) {
@@ -1341,6 +1745,11 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     stop: async () => {
       clearInterval(sweep);
       webhooks.stop();
+      for (const [timer, res] of heldAnswers) {
+        clearTimeout(timer);
+        res.destroy();
+      }
+      heldAnswers.clear();
       if (saveTimer !== undefined) {
         clearTimeout(saveTimer);
         saveTimer = undefined;

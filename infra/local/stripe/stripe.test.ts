@@ -11,7 +11,10 @@ import { startStripeTwin, type StripeTwin } from './server';
 import {
   authenticateOnPage,
   onboardedAccount as onboardedAccountWith,
+  deauthorize,
   onboardOnPage,
+  openDispute,
+  payOutAccount,
   RETURN_URL,
   savedCard as savedCardWith,
 } from './testing';
@@ -1425,7 +1428,7 @@ describe("the twin's objects against Stripe's fixtures", () => {
     return found;
   }
 
-  it('accounts, links, customers, payment methods, setup intents, charges and events have Stripe’s shapes', async () => {
+  it('accounts, links, customers, payment methods, setup intents, charges, disputes, payouts, balance transactions and events have Stripe’s shapes', async () => {
     const account = await stripe.accounts.create({ type: 'express', country: 'US' });
     const link = await stripe.accountLinks.create({
       account: account.id,
@@ -1462,6 +1465,20 @@ describe("the twin's objects against Stripe's fixtures", () => {
       expand: ['refunds'],
     });
     const balance = await stripe.balance.retrieve();
+    const balanceTransaction = await stripe.balanceTransactions.retrieve(
+      charge.balance_transaction as string,
+    );
+    const dispute = await stripe.disputes.retrieve(
+      (await openDispute(twin.url, { payment_intent: intent.id })).id,
+    );
+    const [paidOut] = await payOutAccount(twin.url, account.id);
+    const payout = await stripe.payouts.retrieve(
+      paidOut?.id as string,
+      {},
+      { stripeAccount: account.id },
+    );
+    const leaving = await stripe.accounts.create({ type: 'express', country: 'US' });
+    const application = (await deauthorize(twin.url, leaving.id)).data.object;
     const checkoutSession = await stripe.checkout.sessions.create({
       mode: 'payment',
       line_items: [
@@ -1490,6 +1507,10 @@ describe("the twin's objects against Stripe's fixtures", () => {
       refund,
       charge,
       balance,
+      balance_transaction: balanceTransaction,
+      dispute,
+      payout,
+      application,
       'checkout.session': checkoutSession,
     };
     const strip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;

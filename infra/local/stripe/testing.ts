@@ -1,4 +1,6 @@
 import type Stripe from 'stripe';
+import type { OpenDispute } from './disputes';
+import type { Fault, FaultSpec } from './faults';
 
 /**
  * For tests that drive the Stripe twin with the official SDK: a connected account onboarded on
@@ -60,4 +62,114 @@ export async function savedCard(stripe: Stripe, token: string) {
     await authenticateOnPage(setup.next_action?.redirect_to_url?.url as string, 'complete');
   }
   return { customer: customer.id, card: setup.payment_method as string };
+}
+
+/*
+ * The twin's failure controls over HTTP, for tests in other processes than the twin (README,
+ * "Failures the twin can play"). `stripeUrl` is the twin's base URL (`twin.url`, or
+ * `http://127.0.0.1:12111` under `npm start`). A refused control throws with Stripe's message.
+ */
+
+async function control<T>(
+  stripeUrl: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: Record<string, unknown>,
+): Promise<T> {
+  const response = await fetch(`${stripeUrl}${path}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  const answer = (await response.json()) as T & { error?: { message?: string } };
+  if (!response.ok) {
+    throw new Error(
+      `${method} ${path} answered ${response.status}: ${answer.error?.message ?? 'no message'}`,
+    );
+  }
+  return answer;
+}
+
+const query = (values: Record<string, string | undefined>) => {
+  const search = new URLSearchParams(
+    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ).toString();
+  return search === '' ? '' : `?${search}`;
+};
+
+/** The next `times` (default 1) API requests fitting `spec` fail as it says; answers the fault. */
+export function injectFault(stripeUrl: string, spec: FaultSpec): Promise<Fault> {
+  return control<Fault>(stripeUrl, 'POST', '/dev/faults', { ...spec });
+}
+
+/** Clears every fault, or those injected with `match`; answers how many. */
+export async function clearFaults(stripeUrl: string, match?: string): Promise<number> {
+  return (await control<{ cleared: number }>(stripeUrl, 'DELETE', `/dev/faults${query({ match })}`))
+    .cleared;
+}
+
+/** The active faults, with the hits each has `left`. */
+export async function listFaults(stripeUrl: string): Promise<Fault[]> {
+  return (await control<{ faults: Fault[] }>(stripeUrl, 'GET', '/dev/faults')).faults;
+}
+
+/** The cardholder's bank disputes a succeeded payment (`needs_response`, funds withdrawn). */
+export function openDispute(stripeUrl: string, input: OpenDispute): Promise<Stripe.Dispute> {
+  return control<Stripe.Dispute>(stripeUrl, 'POST', '/dev/disputes', { ...input });
+}
+
+/** The bank decides the dispute: `won` reinstates the funds, `lost` keeps them withdrawn. */
+export function closeDispute(
+  stripeUrl: string,
+  id: string,
+  outcome: 'won' | 'lost',
+): Promise<Stripe.Dispute> {
+  return control<Stripe.Dispute>(stripeUrl, 'POST', `/dev/disputes/${id}/close`, { outcome });
+}
+
+/**
+ * Stripe's automatic payout of the account's available balance (`payout.paid`); with `fail`
+ * (true, or a failure code such as `account_frozen`) the bank refuses it (`payout.failed`) and
+ * the money returns to the account's balance.
+ */
+export async function payOutAccount(
+  stripeUrl: string,
+  account: string,
+  options: { fail?: boolean | string } = {},
+): Promise<Stripe.Payout[]> {
+  const fail = options.fail === true ? '1' : options.fail === false ? undefined : options.fail;
+  return (
+    await control<{ payouts: Stripe.Payout[] }>(
+      stripeUrl,
+      'POST',
+      `/dev/accounts/${account}/payout${query({ fail })}`,
+    )
+  ).payouts;
+}
+
+/** Holds the webhook deliveries of the events containing `match` (until released or dropped). */
+export async function holdWebhooks(stripeUrl: string, match: string): Promise<void> {
+  await control(stripeUrl, 'POST', `/dev/webhooks/hold${query({ match })}`);
+}
+
+/** Discards the held deliveries of `match` for good (Stripe's retries ran out); how many. */
+export async function dropWebhooks(stripeUrl: string, match: string): Promise<number> {
+  return (
+    await control<{ dropped: number }>(stripeUrl, 'POST', `/dev/webhooks/drop${query({ match })}`)
+  ).dropped;
+}
+
+/** An event of `type` about the existing object `objectId` (e.g. an async Checkout payment). */
+export function emitEvent(
+  stripeUrl: string,
+  type: string,
+  objectId: string,
+): Promise<Stripe.Event> {
+  return control<Stripe.Event>(stripeUrl, 'POST', '/dev/events', { type, object: objectId });
+}
+
+/** The account disconnects from the platform (`account.application.deauthorized`). */
+export function deauthorize(stripeUrl: string, account: string): Promise<Stripe.Event> {
+  return control<Stripe.Event>(stripeUrl, 'POST', `/dev/accounts/${account}/deauthorize`);
 }

@@ -110,6 +110,35 @@ export class WebhookSender {
     return batch.length;
   }
 
+  /**
+   * Discards the held events (of `match`, or all) for good, as if Stripe's three days of retries
+   * had run out: each is recorded as a `failed` delivery, and holding stops. Answers how many.
+   */
+  drop(match?: string): number {
+    let events: Stripe.Event[];
+    if (match === undefined) {
+      events = this.held ?? [];
+      this.held = null;
+    } else {
+      events = this.heldBy.get(match) ?? [];
+      this.heldBy.delete(match);
+    }
+    for (const event of events) {
+      const record: Delivery = {
+        eventId: event.id,
+        type: event.type,
+        attempts: this.options.retryDelaysMs.length + 1,
+        status: 'failed',
+        lastStatus: null,
+        lastError: 'dropped by a test: Stripe stopped retrying after three days',
+        deliveredAt: null,
+      };
+      this.deliveries.push(record);
+      this.options.onChange(record);
+    }
+    return events.length;
+  }
+
   private heldListFor(event: Stripe.Event): Stripe.Event[] | undefined {
     if (this.held !== null) return this.held;
     if (this.heldBy.size === 0) return undefined;
