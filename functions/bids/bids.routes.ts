@@ -28,6 +28,8 @@ export const bidsRoutes = {
     group: 'market',
     // Checks the bidder's card with Stripe; what others hear follows from the stream (bidEvents).
     stripe: true,
+    idempotency: 'optional',
+    replayAnswer: true,
     summary:
       "Bids on an auction (201, the lot as it stands): bidprice per copy, an optional secret maxbid (proxy), quantity, the saved card backing it; 400 market.bid.errors.too_low / amount / quantity / one_copy / rebid_quantity / not_higher, 409 beaten ('another user bid the same or higher') / ended / not_started, 402 no_card / payments ('Error creating payments for bids'), 403 own_offering / creator, 503 generic ('Error sending bid, please try again')",
     tags: TAGS,

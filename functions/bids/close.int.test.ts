@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { streamsSettled, useTwinEnv } from '../../infra/local/test/twin-context';
+import { streamsSettled, twin, useTwinEnv } from '../../infra/local/test/twin-context';
+import { clearFaults, injectFault } from '../../infra/local/stripe/testing';
 import { call, hasCognito, type TestUser } from '../accounts/testing/session';
 import { allCopies } from '../items/index';
 import type { AssignedTokens, MyBidsPage } from '../../shared/schemas/bids';
@@ -14,6 +15,7 @@ import {
   holdingMissedOnce,
   stripeState,
   until,
+  webhooks,
 } from '../orders/testing/market';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
 import { bidsDeps } from './bids.deps';
@@ -458,6 +460,74 @@ describe('closing an auction', () => {
         ),
       ).toHaveLength(1);
     }
+  });
+
+  it('Stripe down at the close: the winner is not passed over, and is charged once when it answers', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await auction(1);
+    await bid(second, offering.id, 1_000);
+    await bid(payer, offering.id, 1_200);
+    const end = await endOf(offering.id);
+    await streamsSettled();
+    const card = (await bidsDeps().repo.getBidder(offering.id, payer.id))?.card?.id;
+    if (card === undefined) throw new Error('the winning bid has no card');
+    // The charge goes through at Stripe, but its answer is lost on every attempt (the SDK's own
+    // retries too), and its webhooks are late: the close cannot know it was paid.
+    await webhooks('hold', card);
+    await injectFault(twin().urls.stripe, {
+      method: 'POST',
+      path: '/v1/payment_intents/*/confirm',
+      match: card,
+      fault: 'lost',
+      times: 3,
+    });
+    await expect(
+      runCloseStep(bidsDeps(), offering.id, new Date(end + 1_000)),
+    ).rejects.toMatchObject({ code: 'market.buy.errors.card_provider' });
+    // Not a card's refusal: the winner is not told to pay, nobody else is offered the copy.
+    const winnerOrders = await call<{ items: Order[] }>(
+      'POST',
+      '/api/order/retrievebycustomeruser',
+      { token: payer.accessToken, body: {} },
+    );
+    const pending = winnerOrders.json.data.items.find((order) => order.offering_id === offering.id);
+    expect(pending).toMatchObject({ status: 'payment_intent_created', payment_error: null });
+    const orderId = pending?.id as string;
+    const notifications = (
+      await call<NotificationPage>('GET', `/api/notifications/${payer.id}`, {
+        token: payer.accessToken,
+      })
+    ).json.data.notifications;
+    expect(
+      notifications.filter(
+        (entry) => entry.activity === 'market_paymentdue' && entry.payload.orderId === orderId,
+      ),
+    ).toHaveLength(0);
+    expect((await bidsDeps().repo.getLot(offering.id))?.offers).toHaveLength(1);
+
+    // Stripe answers again: the close's retry finds the payment made and records it, once.
+    await closeAt(bidsDeps(), offering.id, end + 30_000);
+    const paid = await until(
+      () => orderOf(payer, orderId),
+      (answer) => answer.json.data.status === 'fulfilled',
+    );
+    expect(paid.json.data).toMatchObject({ paid: 1_200, refunded: 0, payment_error: null });
+    expect((await bidsDeps().repo.getLot(offering.id))?.offers[0]?.order_id).toBe(orderId);
+    // The late webhooks change nothing: one charge for the order.
+    await webhooks('release', card);
+    await until(
+      async () => (await stripeState()).payments,
+      (payments) =>
+        payments.filter(
+          (payment) => payment.transfer_group === orderId && payment.status === 'succeeded',
+        ).length === 1,
+    );
+    expect((await orderOf(payer, orderId)).json.data).toMatchObject({
+      status: 'fulfilled',
+      paid: 1_200,
+    });
+    expect(await statusOf(second, offering.id)).toBe('notwinner');
+    await clearFaults(twin().urls.stripe, card);
   });
 
   it('the close racing itself, and a close cut short and run again: each winner one order, one charge', async (context) => {

@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './clock';
 import { authFromEvent, requireAuth, type AuthContext } from './auth';
 import type { AuthLevel, IdempotencyOption, RouteDeclaration } from './route';
 import { idempotencyKeyOf } from './idempotency';
+import { answerOnce, answerScope, requestFingerprint, type AnswerStore } from './answers';
 
 /**
  * The HTTP middleware stack every call goes through, in order:
@@ -76,6 +77,12 @@ export interface CallSpec<P, Q, B> {
   /** See RouteDeclaration.owner: the path parameter that must be the caller's user id. */
   owner?: string;
   idempotency?: IdempotencyOption;
+  /**
+   * See RouteDeclaration.replayAnswer: the answer of each Idempotency-Key is kept and replayed
+   * (core/answers.ts), in `answers` (injected: functions/http.ts gives the table's).
+   */
+  replayAnswer?: boolean;
+  answers?: () => AnswerStore;
   clock?: Clock;
   /**
    * The per-call session check of 'user'/'admin' routes (the accounts domain's: one strongly
@@ -100,6 +107,7 @@ export function specOf<P, Q, B>(declaration: RouteDeclaration<P, Q, B>): CallSpe
     ...declaration.request,
     ...(declaration.owner === undefined ? {} : { owner: declaration.owner }),
     ...(declaration.idempotency === undefined ? {} : { idempotency: declaration.idempotency }),
+    ...(declaration.replayAnswer === true ? { replayAnswer: true } : {}),
     ...(declaration.rawBody === true ? { ignoreBody: true } : {}),
   };
 }
@@ -116,6 +124,9 @@ export function requirePathOwner(auth: AuthContext | null, pathUserId: unknown):
   }
   return auth.userId;
 }
+
+/** A Lambda's default budget when the context does not say (unit tests). */
+const DEFAULT_BUDGET_MS = 10_000;
 
 const JSON_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
@@ -266,23 +277,70 @@ export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unk
       now: clock.now(),
       event,
     };
-    const result = await run(input);
-    if (result instanceof HtmlReply) {
+    const respond = async (): Promise<HttpResult> => {
+      const result = await run(input);
+      if (result instanceof HtmlReply) {
+        return {
+          statusCode: result.status,
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            'x-request-id': requestId,
+            ...result.headers,
+          },
+          body: result.html,
+        };
+      }
+      const reply = result instanceof Reply ? result : new Reply(200, result);
       return {
-        statusCode: result.status,
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'x-request-id': requestId,
-          ...result.headers,
-        },
-        body: result.html,
+        statusCode: reply.status,
+        headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...reply.headers },
+        body: JSON.stringify(reply.unwrapped ? reply.data : { data: reply.data }),
       };
+    };
+    if (spec.replayAnswer !== true || input.idempotencyKey === undefined || auth === null) {
+      return respond();
     }
-    const reply = result instanceof Reply ? result : new Reply(200, result);
+    const store = spec.answers?.();
+    if (store === undefined) throw new Error('a replayAnswer call needs its answer store');
+    const kept = await answerOnce(
+      store,
+      {
+        scope: answerScope(auth.userId, event.routeKey),
+        key: input.idempotencyKey,
+        fingerprint: requestFingerprint(event.rawPath, event.body),
+        // The claim's lease: this invocation's own deadline (a stopped one is taken over).
+        deadline: Date.now() + (context.getRemainingTimeInMillis?.() ?? DEFAULT_BUDGET_MS),
+        now: () => Date.now(),
+      },
+      async () => {
+        try {
+          const answer = await respond();
+          return {
+            status: answer.statusCode ?? 200,
+            headers: (answer.headers ?? {}) as Record<string, string>,
+            body: typeof answer.body === 'string' ? answer.body : '',
+          };
+        } catch (error) {
+          // A refusal is the answer a retry gets too (a 5xx is not kept: the retry runs again).
+          if (!isDomainError(error) || error.status >= 500) throw error;
+          logger.info('request refused', { code: error.code, status: error.status });
+          const answer = errorResult(error, requestId);
+          return {
+            status: answer.statusCode ?? error.status,
+            headers: (answer.headers ?? {}) as Record<string, string>,
+            body: typeof answer.body === 'string' ? answer.body : '',
+          };
+        }
+      },
+    );
     return {
-      statusCode: reply.status,
-      headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...reply.headers },
-      body: JSON.stringify(reply.unwrapped ? reply.data : { data: reply.data }),
+      statusCode: kept.status,
+      headers: {
+        ...kept.headers,
+        'x-request-id': requestId,
+        ...(kept.replayed ? { 'idempotent-replayed': 'true' } : {}),
+      },
+      body: kept.body,
     };
   };
 

@@ -140,6 +140,13 @@ export interface RouteDeclaration<P = unknown, Q = unknown, B = unknown> extends
    */
   owner?: string;
   idempotency?: IdempotencyOption;
+  /**
+   * For calls whose use case keeps no replay record of its own (paying, a bid, an order's update):
+   * the middleware keeps the answer of each (caller, call, Idempotency-Key) for 24 hours and
+   * answers a retry with it; a retry during the first waits for its answer (core/answers.ts).
+   * Needs `idempotency` and a 'user' or 'admin' route.
+   */
+  replayAnswer?: true;
 }
 
 /** Declares a call; keeps the schemas' types for `httpHandler`. */
@@ -148,6 +155,14 @@ export function route<P = undefined, Q = undefined, B = undefined>(
 ): RouteDeclaration<P, Q, B> {
   if (declaration.owner !== undefined && declaration.auth === 'public') {
     throw new Error(`${declaration.method} ${declaration.path}: owner needs a 'user' route`);
+  }
+  if (
+    declaration.replayAnswer === true &&
+    (declaration.idempotency === undefined || declaration.auth === 'public')
+  ) {
+    throw new Error(
+      `${declaration.method} ${declaration.path}: replayAnswer needs idempotency and a signed-in caller`,
+    );
   }
   if (declaration.owner !== undefined && !declaration.path.includes(`{${declaration.owner}}`)) {
     throw new Error(`${declaration.method} ${declaration.path}: no {${declaration.owner}} in path`);

@@ -25,7 +25,9 @@ import {
   type StoredPayment,
   type StoredTransfer,
 } from './orders';
+import type { TransactItem } from './orders.repo';
 import type { OrdersDeps } from './ports';
+import type { OrderCharge, PaymentFacts, RefundFacts } from '../payments/index';
 
 /**
  * The one way an order moves (issue 12 §2): `applyOrderEvent` loads the order, runs the pure
@@ -60,7 +62,16 @@ export interface ApplyOptions {
   patch?: (record: OrderRecord) => Partial<OrderRecord>;
   /** The order as the caller just read it: the first attempt saves a read (a lost race reads). */
   known?: OrderRecord;
+  /**
+   * Writes that must land with the event, all or nothing (a cancel's copies coming back): built
+   * from the record read; one that throws refuses the event, nothing written; null reads again
+   * (read between another writer's steps).
+   */
+  with?: (record: OrderRecord) => Promise<TransactItem[] | null>;
 }
+
+/** Labels of events that record something without a step of their own on the timeline. */
+const NO_TIMELINE = new Set(['resume', 'late_payment', 'extra_payment']);
 
 export async function applyOrderEvent(
   deps: OrdersDeps,
@@ -97,14 +108,20 @@ export async function applyOrderEvent(
       ...record,
       ...outcome.state,
       ...(options.patch?.(record) ?? {}),
-      timeline:
-        outcome.label === 'resume' || outcome.label === 'late_payment'
-          ? record.timeline
-          : [...record.timeline, { status: outcome.state.status, label: outcome.label, at }],
+      timeline: NO_TIMELINE.has(outcome.label)
+        ? record.timeline
+        : [...record.timeline, { status: outcome.state.status, label: outcome.label, at }],
       updated_at: at,
       version: record.version + 1,
     };
-    if (!(await deps.repo.save(next, record.version))) continue;
+    next.refunded = next.payments.reduce((sum, entry) => sum + entry.refunded, 0);
+    const pieces = options.with === undefined ? [] : await options.with(record);
+    if (pieces === null) continue;
+    const saved =
+      pieces.length === 0
+        ? await deps.repo.save(next, record.version)
+        : await deps.repo.commit([deps.repo.orderPiece(next, record.version), ...pieces]);
+    if (!saved) continue;
     await performEffects(deps, next, outcome.effects, now, options.defer === true);
     const effectsWrote = outcome.effects.some((effect) => effect !== 'updated');
     return {
@@ -160,7 +177,7 @@ function paymentLine(record: OrderRecord, payment: StoredPayment): WalletActivit
     amount: payment.amount,
     amount_paid: payment.amount,
     amount_received: 0,
-    app_commission: splitOf(record, payment.amount).fee.amount,
+    app_commission: payment.extra === true ? 0 : splitOf(record, payment.amount).fee.amount,
     total: payment.amount,
     receipt: payment.receipt_url,
     tx_id: payment.charge_id,
@@ -171,18 +188,41 @@ function paymentLine(record: OrderRecord, payment: StoredPayment): WalletActivit
 
 /** The idempotent effects that settle an order where it stands (see applyOrderEvent). */
 export function resumeEffects(record: OrderRecord): OrderEffect[] {
+  // Money not asked for that a refund has not given back yet (Stripe down at the time).
+  const extra: OrderEffect[] = record.payments.some(
+    (payment) => payment.extra === true && payment.status === 'succeeded',
+  )
+    ? ['refund_extra']
+    : [];
   switch (record.status) {
     case 'cancelled':
-      return ['refund', 'return_copies', 'reverse_payouts'];
+      return ['return_copies', 'refund', 'reverse_payouts'];
     case 'payment_expired':
       return ['refund'];
     case 'fulfilled':
-      return record.transfers.some((entry) => entry.state === 'held') ? ['payout'] : [];
+      return [
+        ...(record.transfers.some((entry) => entry.state === 'held') ? (['payout'] as const) : []),
+        ...extra,
+      ];
     case 'order_expired':
-      return ['release_booking'];
+      return ['release_booking', ...extra];
+    case 'checkout_complete':
+      // The balance asked for and neither charged nor refused yet (Stripe failed at the time): the
+      // same PaymentIntent is confirmed again.
+      return balanceUncharged(record) ? ['charge_balance', ...extra] : extra;
     default:
-      return [];
+      return extra;
   }
+}
+
+/** A deposit order's balance was asked for and has no outcome yet (no payment, no refusal). */
+export function balanceUncharged(record: OrderRecord): boolean {
+  return (
+    record.status === 'checkout_complete' &&
+    record.balance_requested &&
+    record.payment_error === null &&
+    !record.payments.some((payment) => payment.kind === 'balance' && payment.extra !== true)
+  );
 }
 
 /** What a waiting call leaves to the payment's webhook (ApplyOptions.defer). */
@@ -214,6 +254,9 @@ export async function performEffects(
         break;
       case 'refund':
         await refundAll(deps, record.id, now);
+        break;
+      case 'refund_extra':
+        await refundPayments(deps, record.id, now, (payment) => payment.extra === true);
         break;
       case 'release_booking':
         await releaseBooking(deps, record);
@@ -417,7 +460,9 @@ async function honour(
 }
 
 async function writePaymentLines(deps: OrdersDeps, record: OrderRecord): Promise<void> {
-  for (const payment of record.payments.filter((entry) => entry.status === 'succeeded')) {
+  for (const payment of record.payments) {
+    if (payment.extra === true || (payment.status !== 'succeeded' && payment.status !== 'refunded'))
+      continue;
     await deps.repo.putWalletEntry(record.buyer.id, paymentLine(record, payment));
   }
 }
@@ -460,6 +505,7 @@ function heldTransfers(record: OrderRecord): StoredTransfer[] {
   const transfers: StoredTransfer[] = [];
   for (const payment of record.payments) {
     if (payment.status !== 'succeeded' || payment.charge_id === null) continue;
+    if (payment.extra === true) continue;
     if (record.transfers.some((entry) => entry.charge_id === payment.charge_id)) continue;
     for (const share of payoutsOf(splitOf(record, payment.amount))) {
       const user = partyUser(record, share.party);
@@ -481,48 +527,12 @@ async function notHonourable(deps: OrdersDeps, orderId: string, now: Date): Prom
   await applyOrderEvent(deps, orderId, { type: 'not_honourable' }, now, { strict: false });
 }
 
-/** Refunds what is left of every payment of the order (each once: keyed by payment). */
+/**
+ * Refunds what is left of every payment of the order (a cancel, a late payment that cannot be
+ * honoured), then marks the shares not paid out as reversed: they never will be.
+ */
 async function refundAll(deps: OrdersDeps, orderId: string, now: Date): Promise<void> {
-  const record = await deps.repo.get(orderId);
-  if (record === undefined) return;
-  for (const payment of record.payments) {
-    if (payment.payment_intent_id === null) continue;
-    // Refunded payments are done; a refund that stopped short of marking one is found again
-    // (Stripe answers nothing left to refund, and it is marked).
-    if (payment.status !== 'succeeded') continue;
-    const refund = await deps.payments.refund({
-      paymentIntentId: payment.payment_intent_id,
-      orderId,
-      idempotencyKey: `refund:${orderId}:${payment.payment_intent_id}`,
-    });
-    const updated = await patchOrder(
-      deps,
-      orderId,
-      (current) => {
-        const index = current.payments.findIndex(
-          (entry) => entry.payment_intent_id === payment.payment_intent_id,
-        );
-        const stored = current.payments[index];
-        if (stored === undefined || stored.status === 'refunded') return null;
-        const payments = [...current.payments];
-        payments[index] = { ...stored, status: 'refunded', refunded: stored.amount };
-        return { payments, refunded: current.refunded + stored.amount };
-      },
-      now,
-    );
-    // Refunded by an earlier attempt that stopped short: the order is marked, the line was made.
-    if (refund.refund_id === '') continue;
-    await deps.repo.putWalletEntry(updated.buyer.id, {
-      ...paymentLine(updated, payment),
-      id: refund.refund_id,
-      date: refund.created,
-      event: 'refund',
-      amount_paid: 0,
-      amount_received: payment.amount,
-      app_commission: 0,
-      receipt: null,
-    });
-  }
+  await refundPayments(deps, orderId, now, () => true);
   // The transfers a refund takes back are marked by reverse_payouts; held shares are simply
   // never paid: mark them reversed so the page tells the truth.
   await patchOrder(
@@ -540,6 +550,96 @@ async function refundAll(deps: OrdersDeps, orderId: string, now: Date): Promise<
         : null,
     now,
   );
+}
+
+/**
+ * Refunds the order's succeeded payments that `which` selects, each once (keyed by payment; only
+ * what is left of it), marks them refunded and writes their wallet lines: the refund, and for an
+ * extra payment the charge too (it never had one as a payment of the order).
+ */
+async function refundPayments(
+  deps: OrdersDeps,
+  orderId: string,
+  now: Date,
+  which: (payment: StoredPayment) => boolean,
+): Promise<void> {
+  const record = await deps.repo.get(orderId);
+  if (record === undefined) return;
+  for (const payment of record.payments) {
+    const intentId = payment.payment_intent_id;
+    // Refunded payments are done; one whose refund stopped short of marking it is found again.
+    if (intentId === null || payment.status !== 'succeeded' || !which(payment)) continue;
+    await deps.payments.refund({
+      paymentIntentId: intentId,
+      orderId,
+      idempotencyKey: `refund:${orderId}:${intentId}`,
+    });
+    const updated = await markRefunded(deps, orderId, intentId, payment.amount, now);
+    // Stripe's refunds of the payment (a retry after a cut-short attempt finds the one it made).
+    await writeRefundLines(deps, updated, payment, await deps.payments.refundsOf(intentId));
+  }
+}
+
+/** Records a payment refunded (`refunded` of it so far), and the order's total refunded. */
+export async function markRefunded(
+  deps: OrdersDeps,
+  orderId: string,
+  paymentIntentId: string,
+  refunded: number,
+  now: Date,
+): Promise<OrderRecord> {
+  return patchOrder(
+    deps,
+    orderId,
+    (current) => {
+      const index = current.payments.findIndex(
+        (entry) => entry.payment_intent_id === paymentIntentId,
+      );
+      const stored = current.payments[index];
+      if (stored === undefined || stored.refunded >= refunded) return null;
+      const payments = [...current.payments];
+      payments[index] = {
+        ...stored,
+        refunded,
+        status: refunded >= stored.amount ? 'refunded' : stored.status,
+      };
+      return {
+        payments,
+        refunded: payments.reduce((sum, entry) => sum + entry.refunded, 0),
+      };
+    },
+    now,
+  );
+}
+
+/**
+ * The buyer's wallet lines of a payment's refunds, one per Stripe refund (ours or made in Stripe's
+ * dashboard: the same key either way); an extra payment also gets its own payment line.
+ */
+export async function writeRefundLines(
+  deps: OrdersDeps,
+  record: OrderRecord,
+  payment: StoredPayment,
+  refunds: readonly RefundFacts[],
+): Promise<void> {
+  if (refunds.length === 0) return;
+  if (payment.extra === true) {
+    await deps.repo.putWalletEntry(record.buyer.id, paymentLine(record, payment));
+  }
+  for (const refund of refunds) {
+    await deps.repo.putWalletEntry(record.buyer.id, {
+      ...paymentLine(record, payment),
+      id: refund.refund_id,
+      date: refund.created,
+      event: 'refund',
+      amount: refund.amount,
+      amount_paid: 0,
+      amount_received: refund.amount,
+      app_commission: 0,
+      total: refund.amount,
+      receipt: null,
+    });
+  }
 }
 
 /** Ends the booking of the order's copies (an order that was not paid in time). */
@@ -578,75 +678,100 @@ async function releaseBooking(deps: OrdersDeps, record: OrderRecord): Promise<vo
 /**
  * A cancelled or refunded sale: the copies the buyer still holds go back to the seller (available,
  * unlisted), each with a `refunded` provenance record, and both holdings follow — one transaction.
+ * A seller's cancel wrote them back with its status (cancelOrder, `copiesBackPieces`), so this
+ * finds nothing left; a refund made outside (Stripe's dashboard) takes back what it can and logs
+ * the rest.
  */
 async function returnCopies(deps: OrdersDeps, orderId: string, now: Date): Promise<void> {
-  const at = now.toISOString();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const record = await deps.repo.get(orderId);
     if (record === undefined) return;
-    const copies = await Promise.all(
-      record.serials.map((serial) => deps.items.getCopy(record.item.id, serial)),
-    );
-    const held = copies.filter(
-      (copy): copy is CopyRecord =>
-        copy !== undefined && copy.owner_id === record.buyer.id && copy.status === 'available',
-    );
-    const elsewhere = copies.filter(
-      (copy) =>
-        copy !== undefined && copy.owner_id === record.buyer.id && copy.status !== 'available',
-    );
-    if (elsewhere.length > 0) {
-      logger.warn('cancelled order: copies the buyer listed again stay with the buyer', {
-        orderId,
-        copies: elsewhere.map((copy) => copy?.nftuniqueid),
-      });
-    }
-    if (held.length === 0) return;
-    const item = await deps.items.getItem(record.item.id);
-    if (item === undefined) return;
-    const [histories, sellerHolding, buyerHolding] = await Promise.all([
-      Promise.all(held.map((copy) => deps.items.lastHistory(copy.nftuniqueid))),
-      deps.items.getHolding(record.seller.id, record.item.id),
-      deps.items.getHolding(record.buyer.id, record.item.id),
-    ]);
-    // Read between another writer's steps (the copies or the buyer's holding moved on): again.
-    if (held.some((copy, index) => histories[index]?.hash !== copy.head)) continue;
-    if ((buyerHolding?.count ?? 0) < held.length) continue;
-    const summary = summaryOf(item);
-    const pieces = [
-      ...held.flatMap((copy, index) => {
-        const previous = histories[index];
-        if (previous === undefined) throw new Error(`copy ${copy.nftuniqueid} has no history`);
-        return refundCopyPieces(deps.repo.tableName, {
-          itemId: copy.item_id,
-          serial: copy.serial,
-          nftuniqueid: copy.nftuniqueid,
-          from: record.buyer,
-          to: record.seller,
-          previous,
-          at,
-          orderId: record.id,
-          price: { amount: record.unit_price, currency: record.currency },
-        });
-      }),
-      holdingChangePiece(deps.repo.tableName, {
-        ownerId: record.buyer.id,
-        itemId: record.item.id,
-        delta: -held.length,
-        current: buyerHolding,
-        summary,
-      }),
-      holdingChangePiece(deps.repo.tableName, {
-        ownerId: record.seller.id,
-        itemId: record.item.id,
-        delta: held.length,
-        current: sellerHolding,
-        summary,
-      }),
-    ];
-    if (await deps.repo.commit(pieces)) return;
+    const pieces = await copiesBackPieces(deps, record, now, { all: false });
+    if (pieces === null) continue;
+    if (pieces.length === 0 || (await deps.repo.commit(pieces))) return;
   }
   throw new DomainError('unavailable', { message: 'The order is busy; try again.' });
+}
+
+/**
+ * The writes that give the seller back the sale's copies the buyer still holds (available, owned
+ * by the buyer), with their provenance and both holdings; [] when none is left. With `all`, a copy
+ * the buyer listed, blocked or passed on since refuses it (`orders.errors.copies_not_returnable`):
+ * a cancel never refunds the buyer and leaves them the copies. null: read between another
+ * writer's steps (read again).
+ */
+export async function copiesBackPieces(
+  deps: OrdersDeps,
+  record: OrderRecord,
+  now: Date,
+  options: { all: boolean },
+): Promise<TransactItem[] | null> {
+  const at = now.toISOString();
+  const copies = await Promise.all(
+    record.serials.map((serial) => deps.items.getCopy(record.item.id, serial)),
+  );
+  const held = copies.filter(
+    (copy): copy is CopyRecord =>
+      copy !== undefined && copy.owner_id === record.buyer.id && copy.status === 'available',
+  );
+  if (held.length < copies.length) {
+    const kept = copies
+      .filter((copy) => copy !== undefined && !held.includes(copy))
+      .map((copy) => copy?.nftuniqueid);
+    if (options.all) {
+      throw new DomainError('orders.errors.copies_not_returnable', {
+        message:
+          'The buyer has listed or moved these copies since: they cannot come back, so the order cannot be cancelled.',
+        details: { copies: kept },
+      });
+    }
+    logger.warn('a refunded order: copies the buyer listed or moved stay with the buyer', {
+      orderId: record.id,
+      copies: kept,
+    });
+  }
+  if (held.length === 0) return [];
+  const item = await deps.items.getItem(record.item.id);
+  if (item === undefined) return [];
+  const [histories, sellerHolding, buyerHolding] = await Promise.all([
+    Promise.all(held.map((copy) => deps.items.lastHistory(copy.nftuniqueid))),
+    deps.items.getHolding(record.seller.id, record.item.id),
+    deps.items.getHolding(record.buyer.id, record.item.id),
+  ]);
+  if (held.some((copy, index) => histories[index]?.hash !== copy.head)) return null;
+  if ((buyerHolding?.count ?? 0) < held.length) return null;
+  const summary = summaryOf(item);
+  return [
+    ...held.flatMap((copy, index) => {
+      const previous = histories[index];
+      if (previous === undefined) throw new Error(`copy ${copy.nftuniqueid} has no history`);
+      return refundCopyPieces(deps.repo.tableName, {
+        itemId: copy.item_id,
+        serial: copy.serial,
+        nftuniqueid: copy.nftuniqueid,
+        from: record.buyer,
+        to: record.seller,
+        previous,
+        at,
+        orderId: record.id,
+        price: { amount: record.unit_price, currency: record.currency },
+      });
+    }),
+    holdingChangePiece(deps.repo.tableName, {
+      ownerId: record.buyer.id,
+      itemId: record.item.id,
+      delta: -held.length,
+      current: buyerHolding,
+      summary,
+    }),
+    holdingChangePiece(deps.repo.tableName, {
+      ownerId: record.seller.id,
+      itemId: record.item.id,
+      delta: held.length,
+      current: sellerHolding,
+      summary,
+    }),
+  ];
 }
 
 /**
@@ -671,275 +796,374 @@ async function payout(deps: OrdersDeps, orderId: string, now: Date): Promise<voi
       made = { ...entry, state: 'waiting_account' };
       await deps.repo.markWaiting(entry.user.id, orderId, true);
     } else {
-      const transfer = await deps.payments.transfer({
-        accountId: account,
-        amount: entry.amount,
-        currency: record.currency,
-        orderId,
-        chargeId: entry.charge_id,
-        party: entry.party,
-        idempotencyKey: `payout:${orderId}:${entry.party}:${entry.charge_id}`,
-      });
-      made = { ...entry, state: 'paid', transfer_id: transfer.transfer_id };
+      // What the account owes the platform (a reversal Stripe refused) is kept back first, once.
+      const netted =
+        (await deps.repo.owedBy(entry.user.id, record.currency)) > 0
+          ? await deps.repo.settleOwed({
+              userId: entry.user.id,
+              currency: record.currency,
+              upTo: entry.amount,
+              ref: `net#${orderId}#${entry.party}#${entry.charge_id}`,
+              orderId,
+              at: now.toISOString(),
+              reason: 'netted',
+            })
+          : 0;
+      const amount = entry.amount - netted;
+      const transfer =
+        amount > 0
+          ? await deps.payments.transfer({
+              accountId: account,
+              amount,
+              currency: record.currency,
+              orderId,
+              chargeId: entry.charge_id,
+              party: entry.party,
+              idempotencyKey: `payout:${orderId}:${entry.party}:${entry.charge_id}`,
+            })
+          : null;
+      made = {
+        ...entry,
+        state: 'paid',
+        transfer_id: transfer?.transfer_id ?? null,
+        ...(netted > 0 ? { netted } : {}),
+      };
       if (entry.state === 'waiting_account')
         await deps.repo.markWaiting(entry.user.id, orderId, false);
-      await deps.repo.putWalletEntry(entry.user.id, {
-        id: transfer.transfer_id,
-        date: transfer.created,
-        event: 'payout',
-        type:
-          entry.party === 'seller' ? 'sale' : entry.party === 'creator' ? 'royalty' : 'beneficiary',
-        currency: record.currency as WalletActivity['currency'],
-        amount: entry.amount,
-        amount_paid: 0,
-        amount_received: entry.amount,
-        app_commission: 0,
-        total: entry.amount,
-        receipt: null,
-        tx_id: transfer.transfer_id,
-        description: `${record.item.title} × ${record.quantity}`,
-        order_id: orderId,
-      });
+      if (transfer !== null) {
+        await deps.repo.putWalletEntry(entry.user.id, {
+          id: transfer.transfer_id,
+          date: transfer.created,
+          event: 'payout',
+          type: walletTypeOf(entry.party),
+          currency: record.currency as WalletActivity['currency'],
+          amount,
+          amount_paid: 0,
+          amount_received: amount,
+          app_commission: 0,
+          total: amount,
+          receipt: null,
+          tx_id: transfer.transfer_id,
+          description: `${record.item.title} × ${record.quantity}`,
+          order_id: orderId,
+        });
+      }
       await deps.notify({
         to: entry.user.id,
         activity: entry.party === 'creator' ? 'market_royaltypaid' : 'market_payoutsent',
         eventKey: `order:${orderId}:payout:${entry.party}:${entry.charge_id}`,
-        payload: payloadOf(deps, record, entry.amount),
+        payload: payloadOf(deps, record, amount),
       });
     }
-    await patchOrder(
-      deps,
-      orderId,
-      (current) => {
-        const index = current.transfers.findIndex(
-          (stored) => stored.party === entry.party && stored.charge_id === entry.charge_id,
-        );
-        const stored = index === -1 ? undefined : current.transfers[index];
-        if (stored !== undefined && stored.state === made.state) return null;
-        const transfers = [...current.transfers];
-        if (index === -1) transfers.push(made);
-        else transfers[index] = made;
-        return { transfers };
-      },
-      now,
-    );
+    await patchTransfer(deps, orderId, entry, made, now);
   }
 }
 
-/** Takes back the shares already transferred (a cancelled or refunded order). */
+function walletTypeOf(party: StoredTransfer['party']): WalletActivity['type'] {
+  return party === 'seller' ? 'sale' : party === 'creator' ? 'royalty' : 'beneficiary';
+}
+
+/** Records one share's transfer as `made` (matched by party and charge). */
+async function patchTransfer(
+  deps: OrdersDeps,
+  orderId: string,
+  entry: StoredTransfer,
+  made: StoredTransfer,
+  now: Date,
+): Promise<void> {
+  await patchOrder(
+    deps,
+    orderId,
+    (current) => {
+      const index = current.transfers.findIndex(
+        (stored) => stored.party === entry.party && stored.charge_id === entry.charge_id,
+      );
+      const stored = index === -1 ? undefined : current.transfers[index];
+      if (stored !== undefined && stored.state === made.state) return null;
+      const transfers = [...current.transfers];
+      if (index === -1) transfers.push(made);
+      else transfers[index] = made;
+      return { transfers };
+    },
+    now,
+  );
+}
+
+/**
+ * Takes back the shares already transferred (a cancelled or refunded order), each in full. A
+ * reversal Stripe refuses (the account's balance cannot cover it) does not stop the rest: the
+ * share is marked `reversal_failed`, what the account owes is recorded (support sees it; its next
+ * payouts keep it back), and the other reversals and the cancel's other steps go on.
+ */
 async function reversePayouts(deps: OrdersDeps, orderId: string, now: Date): Promise<void> {
   const record = await deps.repo.get(orderId);
   if (record === undefined) return;
   for (const entry of record.transfers) {
-    if (entry.state !== 'paid' || entry.transfer_id === null) continue;
+    if (entry.state === 'reversed' || entry.state === 'reversal_failed') continue;
+    if (entry.state === 'paid' && (entry.netted ?? 0) > 0) {
+      // Part of the share paid off the account's debt: the sale undone, that debt is back.
+      await deps.repo.addOwed({
+        userId: entry.user.id,
+        currency: record.currency,
+        amount: entry.netted ?? 0,
+        ref: `unnet#${orderId}#${entry.party}#${entry.charge_id}`,
+        orderId,
+        at: now.toISOString(),
+        reason: 'netted_share_cancelled',
+      });
+    }
+    if (entry.state !== 'paid' || entry.transfer_id === null) {
+      // Never paid out (held, waiting, or kept back in full against a debt): nothing to take.
+      await patchTransfer(deps, orderId, entry, { ...entry, state: 'reversed' }, now);
+      continue;
+    }
+    const transferred = entry.amount - (entry.netted ?? 0);
     const reversal = await deps.payments.reverseTransfer({
       transferId: entry.transfer_id,
       orderId,
       idempotencyKey: `reverse:${entry.transfer_id}`,
     });
-    if (reversal === null) continue;
-    await deps.repo.putWalletEntry(entry.user.id, {
-      id: `reversal-${entry.transfer_id}`,
-      date: reversal.created,
-      event: 'reversal',
-      type:
-        entry.party === 'seller' ? 'sale' : entry.party === 'creator' ? 'royalty' : 'beneficiary',
-      currency: record.currency as WalletActivity['currency'],
-      amount: entry.amount,
-      amount_paid: entry.amount,
-      amount_received: 0,
-      app_commission: 0,
-      total: -entry.amount,
-      receipt: null,
-      tx_id: entry.transfer_id,
-      description: `${record.item.title} × ${record.quantity}`,
-      order_id: orderId,
-    });
+    if (reversal?.status === 'refused') {
+      await deps.repo.addOwed({
+        userId: entry.user.id,
+        currency: record.currency,
+        amount: reversal.amount,
+        ref: `reversal#${entry.transfer_id}`,
+        orderId,
+        at: now.toISOString(),
+        reason: reversal.code,
+      });
+      logger.warn('a transfer reversal was refused: the account owes it', {
+        orderId,
+        transferId: entry.transfer_id,
+        userId: entry.user.id,
+        owed: reversal.amount,
+        code: reversal.code,
+      });
+      await patchTransfer(
+        deps,
+        orderId,
+        entry,
+        { ...entry, state: 'reversal_failed', owed: reversal.amount },
+        now,
+      );
+      continue;
+    }
+    if (reversal !== null) {
+      await deps.repo.putWalletEntry(entry.user.id, {
+        id: `reversal-${entry.transfer_id}`,
+        date: reversal.created,
+        event: 'reversal',
+        type: walletTypeOf(entry.party),
+        currency: record.currency as WalletActivity['currency'],
+        amount: transferred,
+        amount_paid: transferred,
+        amount_received: 0,
+        app_commission: 0,
+        total: -transferred,
+        receipt: null,
+        tx_id: entry.transfer_id,
+        description: `${record.item.title} × ${record.quantity}`,
+        order_id: orderId,
+      });
+    }
+    await patchTransfer(deps, orderId, entry, { ...entry, state: 'reversed' }, now);
   }
-  await patchOrder(
+}
+
+/**
+ * A deposit order's balance, charged off session to the buyer's default saved card on the
+ * order's balance PaymentIntent. A card's refusal (or no card) is recorded for the buyer to pay on
+ * the order page; a provider's failure throws (the seller's call answers 503 and its retry, or the
+ * sweeper, charges the same intent again).
+ */
+async function chargeBalance(deps: OrdersDeps, record: OrderRecord, now: Date): Promise<void> {
+  await payWithCard(
     deps,
-    orderId,
-    (current) =>
-      current.transfers.some((entry) => entry.state !== 'reversed')
-        ? {
-            transfers: current.transfers.map((entry) => ({ ...entry, state: 'reversed' as const })),
-          }
-        : null,
+    record,
+    {
+      kind: 'balance',
+      paymentMethod: undefined,
+      offSession: true,
+      returnPath: `/account/orders/${record.id}`,
+    },
     now,
   );
 }
 
-/** A deposit order's balance, charged off session to the buyer's saved card. */
-async function chargeBalance(deps: OrdersDeps, record: OrderRecord, now: Date): Promise<void> {
-  const unitBalance = record.unit_price - (record.unit_deposit ?? 0);
-  const facts = await deps.payments
-    .chargeSavedCard(
+/** What an order's buyer owes now as one charge (docs/payments.md), of the given kind. */
+export function chargeOfKind(record: OrderRecord, kind: StoredPayment['kind']): OrderCharge {
+  const unitAmount =
+    kind === 'balance'
+      ? record.unit_price - (record.unit_deposit ?? 0)
+      : kind === 'deposit'
+        ? (record.unit_deposit ?? record.unit_price)
+        : record.unit_price;
+  return {
+    orderId: record.id,
+    userId: record.buyer.id,
+    kind,
+    name: record.item.title,
+    currency: record.currency,
+    unitAmount,
+    quantity: record.quantity,
+  };
+}
+
+/**
+ * Pays one charge of an order with a saved card (the buyer's pay call, an auction winner's card
+ * at the close, a deposit order's balance): on the order's one PaymentIntent for that kind of
+ * charge, created once (`pay:<orderId>:<kind>`, whatever the order's version) and kept on the
+ * order, then confirmed with the card. Two tabs, a double click, a retried call or task confirm
+ * the same intent, which Stripe lets succeed once; an attempt already paid or waiting on the bank
+ * is answered as it stands. The outcome is recorded (recordPayment); a card's refusal is an
+ * outcome, a provider's failure throws, no card at all is recorded as `checkout.errors.no_card`.
+ */
+export async function payWithCard(
+  deps: OrdersDeps,
+  record: OrderRecord,
+  input: {
+    kind: StoredPayment['kind'];
+    paymentMethod: string | undefined;
+    offSession: boolean;
+    returnPath: string;
+  },
+  now: Date,
+  options: { defer?: boolean } = {},
+): Promise<{ facts: PaymentFacts | null; order: AppliedOrder }> {
+  const charge = chargeOfKind(record, input.kind);
+  const kept = record.card_intents?.[input.kind];
+  let intentId = kept;
+  if (intentId === undefined) {
+    intentId = await deps.payments.openIntent(
+      charge,
+      { idempotencyKey: `pay:${record.id}:${input.kind}` },
+      now,
+    );
+    const opened = intentId;
+    await patchOrder(
+      deps,
+      record.id,
+      (current) =>
+        current.card_intents?.[input.kind] === opened
+          ? null
+          : { card_intents: { ...current.card_intents, [input.kind]: opened } },
+      now,
+    );
+  }
+  let facts: PaymentFacts;
+  try {
+    facts = await deps.payments.confirmIntent(
+      intentId,
       {
-        orderId: record.id,
         userId: record.buyer.id,
-        kind: 'balance',
-        name: record.item.title,
-        currency: record.currency,
-        unitAmount: unitBalance,
-        quantity: record.quantity,
-      },
-      {
-        paymentMethod: undefined,
-        offSession: true,
-        returnPath: `/account/orders/${record.id}`,
-        idempotencyKey: `balance:${record.id}:${record.version}`,
+        paymentMethod: input.paymentMethod,
+        offSession: input.offSession,
+        returnPath: input.returnPath,
+        fresh: kept === undefined,
       },
       now,
-    )
-    .catch((error: unknown) => {
-      // No saved card (removed since): the buyer must pay in checkout.
-      if (error instanceof DomainError) return null;
-      throw error;
-    });
-  if (facts === null) {
-    await applyOrderEvent(
+    );
+  } catch (error) {
+    // Off session nobody is there to choose another card: no card (none saved, or the bid's card
+    // removed since) is recorded, and the buyer pays on the order page. On session it is answered.
+    if (!input.offSession || !isCardMissing(error)) throw error;
+    const order = await applyOrderEvent(
       deps,
       record.id,
       { type: 'payment_failed', code: 'checkout.errors.no_card' },
       now,
-      {
-        strict: false,
-      },
+      { strict: false },
     );
-    return;
+    return { facts: null, order };
   }
-  await recordPayment(deps, record.id, 'balance', facts, now);
+  const order = await recordPayment(
+    deps,
+    record.id,
+    {
+      ...facts,
+      kind: facts.kind === 'deposit' || facts.kind === 'balance' ? facts.kind : input.kind,
+    },
+    now,
+    options,
+  );
+  return { facts, order };
 }
 
-/** What a payment intent's facts mean for the order (shared by webhooks and the calls). */
+/** The buyer has no saved card to pay with (a domain outcome, not the provider's failure). */
+export function isCardMissing(error: unknown): boolean {
+  return (
+    error instanceof DomainError &&
+    (error.code === 'checkout.errors.no_card' || error.code === 'payments.errors.card_not_found')
+  );
+}
+
+/** Stripe's word on one payment of an order, as recordPayment takes it. */
+export interface PaymentOutcome {
+  kind: StoredPayment['kind'];
+  payment_intent_id: string;
+  /** Stripe's status (`succeeded`, `requires_action`, `processing`, `requires_payment_method`…). */
+  status: string;
+  amount: number;
+  charge_id: string | null;
+  receipt_url: string | null;
+  error_code: string | null;
+}
+
+/**
+ * What a payment's outcome means for the order (shared by the webhooks, the calls and the tasks),
+ * through the order's machine: the first payment of what is due pays it (the honour follows),
+ * money not asked for is refunded, a failure is recorded while the order can still be paid.
+ */
 export async function recordPayment(
   deps: OrdersDeps,
   orderId: string,
-  kind: StoredPayment['kind'],
-  facts: {
-    payment_intent_id: string;
-    status: string;
-    amount: number;
-    charge_id: string | null;
-    receipt_url: string | null;
-    error_code: string | null;
-  },
+  outcome: PaymentOutcome,
   now: Date,
   options: { defer?: boolean } = {},
 ): Promise<AppliedOrder> {
-  const at = now.toISOString();
   const defer = options.defer === true;
-  const stored: StoredPayment = {
-    kind,
-    amount: facts.amount,
-    status:
-      facts.status === 'succeeded'
-        ? 'succeeded'
-        : facts.status === 'requires_action'
-          ? 'requires_action'
-          : facts.status === 'processing'
-            ? 'pending'
-            : 'failed',
-    payment_intent_id: facts.payment_intent_id,
-    charge_id: facts.charge_id,
-    receipt_url: facts.receipt_url,
-    paid_at: facts.status === 'succeeded' ? at : null,
-    refunded: 0,
+  const payment = {
+    kind: outcome.kind,
+    payment_intent_id: outcome.payment_intent_id,
+    amount: outcome.amount,
+    charge_id: outcome.charge_id,
+    receipt_url: outcome.receipt_url,
   };
-  const upsert = (record: OrderRecord): Partial<OrderRecord> => {
-    const index = record.payments.findIndex(
-      (entry) => entry.payment_intent_id === facts.payment_intent_id,
-    );
-    const payments = [...record.payments];
-    const existing = index === -1 ? undefined : payments[index];
-    // A payment once succeeded (or refunded) stays so; an earlier state is replaced.
-    if (
-      existing !== undefined &&
-      (existing.status === 'succeeded' || existing.status === 'refunded')
-    ) {
-      return {};
-    }
-    if (index === -1) payments.push(stored);
-    else payments[index] = { ...stored, paid_at: existing?.paid_at ?? stored.paid_at };
-    return { payments };
-  };
-  const paidTwice = (record: OrderRecord) =>
-    record.payments.some(
-      (entry) =>
-        entry.kind === kind &&
-        entry.payment_intent_id !== facts.payment_intent_id &&
-        (entry.status === 'succeeded' || entry.status === 'refunded'),
-    );
-  if (facts.status === 'succeeded') {
-    const before = await deps.repo.get(orderId);
-    if (before === undefined) throw orderNotFound();
-    const outcome = paidTwice(before)
-      ? { record: before, applied: false }
-      : await applyOrderEvent(deps, orderId, { type: 'payment_succeeded', kind }, now, {
-          strict: false,
-          patch: upsert,
-          defer,
-          known: before,
-        });
-    if (!outcome.applied && paidTwice(outcome.record)) {
-      // A second payment for what was paid already (a payment page left open after paying with
-      // the saved card): never kept. Refunded once (keyed by payment) and recorded as refunded.
-      const refund = await deps.payments.refund({
-        paymentIntentId: facts.payment_intent_id,
-        orderId,
-        idempotencyKey: `refund:${orderId}:${facts.payment_intent_id}`,
-      });
-      const record = await patchOrder(
-        deps,
-        orderId,
-        (current) =>
-          current.payments.some((entry) => entry.payment_intent_id === facts.payment_intent_id)
-            ? null
-            : {
-                payments: [
-                  ...current.payments,
-                  { ...stored, status: 'refunded', refunded: stored.amount },
-                ],
-                refunded: current.refunded + (refund.amount > 0 ? refund.amount : stored.amount),
-              },
-        now,
-      );
-      return { record, applied: false };
-    }
-    if (!outcome.applied && !defer) {
-      // A replay (the webhook after the saved-card call, or a redelivery): the payment is
-      // recorded and the sale's idempotent aftermath is repeated, in case a crash cut it short.
-      await patchOrder(
-        deps,
-        orderId,
-        (record) => {
-          const changes = upsert(record);
-          return changes.payments === undefined ? null : changes;
-        },
-        now,
-      );
-      await settleAfterPayment(deps, orderId, now);
-    }
-    return outcome;
-  }
-  if (facts.status === 'requires_action' || facts.status === 'processing') {
-    const record = await patchOrder(
+  if (outcome.status === 'succeeded') {
+    const applied = await applyOrderEvent(
       deps,
       orderId,
-      (current) => {
-        const changes = upsert(current);
-        return changes.payments === undefined ? null : changes;
+      { type: 'payment_succeeded', payment },
+      now,
+      { strict: false, defer },
+    );
+    if (!applied.applied && !defer) {
+      // A replay (the webhook after the saved-card call, or a redelivery): the sale's idempotent
+      // aftermath is repeated, in case a crash cut it short.
+      await settleAfterPayment(deps, orderId, now);
+    }
+    return applied;
+  }
+  if (outcome.status === 'requires_action' || outcome.status === 'processing') {
+    return applyOrderEvent(
+      deps,
+      orderId,
+      {
+        type: 'payment_pending',
+        payment,
+        status: outcome.status === 'processing' ? 'pending' : 'requires_action',
       },
       now,
+      { strict: false },
     );
-    return { record, applied: false };
   }
   return applyOrderEvent(
     deps,
     orderId,
-    { type: 'payment_failed', code: facts.error_code ?? 'checkout.errors.paying' },
+    { type: 'payment_failed', code: outcome.error_code ?? 'checkout.errors.paying', payment },
     now,
-    { strict: false, patch: upsert },
+    { strict: false },
   );
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../core/errors';
 import { newOrderId } from '../core/ids';
 import type { PostalAddress } from '../../shared/schemas/orders';
-import { applyOrderEvent, payloadOf, recordPayment } from './apply';
+import { applyOrderEvent, payloadOf, payWithCard } from './apply';
 import { balanceOwedOf, dueNowOf, type OrderRecord } from './orders';
 import { chargeOf } from './payment';
 import { bookFreeCopies, newOrderRecord } from './booking';
@@ -156,46 +156,34 @@ async function bookOffer(
   });
 }
 
-/** A winner's card charged off session; a failure leaves the order to be paid on its page. */
+/**
+ * A winner's card charged off session (the card that backed the bid), on the order's one
+ * PaymentIntent: a retried close charges the same intent. A card's refusal or a missing card
+ * leaves the order to be paid on its page by the deadline; a provider's failure throws, so the
+ * close's retry (or the sweeper) charges again and the lot is not passed on for it.
+ */
 async function chargeWinner(
   deps: OrdersDeps,
   record: OrderRecord,
   paymentMethod: string | null,
   now: Date,
 ): Promise<OrderRecord> {
-  await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, {
+  const started = await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, {
     strict: false,
     known: record,
   });
   // The price, or a deposit auction's deposits (the balance is asked for when the seller is ready).
-  const charge = chargeOf(record);
-  const facts = await deps.payments
-    .chargeSavedCard(
-      charge,
-      {
-        paymentMethod: paymentMethod ?? undefined,
-        offSession: true,
-        returnPath: `/account/orders/${record.id}`,
-        idempotencyKey: `auction:${record.id}`,
-      },
-      now,
-    )
-    .catch((error: unknown) => {
-      // The card was removed since the bid: the winner pays on the order page.
-      if (error instanceof DomainError) return null;
-      throw error;
-    });
-  if (facts === null) {
-    await applyOrderEvent(
-      deps,
-      record.id,
-      { type: 'payment_failed', code: 'checkout.errors.no_card' },
-      now,
-      { strict: false },
-    );
-  } else {
-    await recordPayment(deps, record.id, charge.kind, facts, now);
-  }
+  await payWithCard(
+    deps,
+    started.record,
+    {
+      kind: chargeOf(record).kind,
+      paymentMethod: paymentMethod ?? undefined,
+      offSession: true,
+      returnPath: `/account/orders/${record.id}`,
+    },
+    now,
+  );
   const after = (await deps.repo.get(record.id)) ?? record;
   if (offerStateOf(after) === 'pending' && after.payment_error !== null) {
     // The bank wants the buyer, or the card failed: they pay on the order page by the deadline.

@@ -1,6 +1,6 @@
 import { DomainError } from '../core/errors';
 import type { Order, UpdateOrderBody } from '../../shared/schemas/orders';
-import { applyOrderEvent, orderNotFound } from './apply';
+import { applyOrderEvent, copiesBackPieces, orderNotFound } from './apply';
 import type { OrderEvent } from './order.machine';
 import { toOrder } from './orders';
 import type { OrdersDeps } from './ports';
@@ -8,7 +8,9 @@ import type { OrdersDeps } from './ports';
 /**
  * `POST users/{id}/offering/updateorder/{orderId}` (issue 12 §5): the seller ships (carrier and
  * tracking number), cancels before shipping (a full refund, the copies back), or asks for a
- * deposit order's balance; the buyer confirms receipt. Each moves the order through its machine,
+ * deposit order's balance; the buyer confirms receipt. A cancel takes the copies back in the same
+ * write as its status (refused, 409 `orders.errors.copies_not_returnable`, when the buyer listed or
+ * moved them since), then refunds. Each moves the order through its machine,
  * which notifies the other side; a repeated action answers the order as it is.
  */
 const SELLER_ACTIONS: readonly UpdateOrderBody['action'][] = ['ship', 'cancel', 'ready'];
@@ -60,6 +62,12 @@ export async function updateOrder(
               shipped_at: now.toISOString(),
             },
           })
+        : undefined,
+    // The copies come back in the same write as the cancel, or the cancel is refused: a refund
+    // never leaves the buyer the copies.
+    with:
+      body.action === 'cancel'
+        ? (current) => copiesBackPieces(deps, current, now, { all: true })
         : undefined,
   });
   return toOrder(next, input.callerId, deps.imagesBaseUrl, now);

@@ -16,6 +16,8 @@ import {
   type OrderEffect,
   type OrderEvent,
   type OrderState,
+  type PaymentFact,
+  type StoredPayment,
 } from './order.machine';
 
 const NOW = new Date('2026-11-25T10:00:00.000Z');
@@ -23,6 +25,7 @@ const NOW = new Date('2026-11-25T10:00:00.000Z');
 const BOOKED_UNTIL = '2026-11-25T10:04:00.000Z';
 const ONE_MS_LATER = '2026-11-25T10:00:00.001Z';
 const ONE_MS_AGO = '2026-11-25T09:59:59.999Z';
+const ONE_MS_AGO_AT = ONE_MS_AGO;
 /** NOW + 14 days, written out so that a wrong delay fails. */
 const FOURTEEN_DAYS_LATER = '2026-12-09T10:00:00.000Z';
 
@@ -37,39 +40,87 @@ function state(changes: Partial<OrderState> = {}): OrderState {
     balance_requested: false,
     payment_error: null,
     cancel_reason: null,
+    payments: [],
     ...changes,
   };
 }
+
+/** What Stripe says of a payment of 25.00 (`kind`, PaymentIntent `id`). */
+function fact(kind: StoredPayment['kind'], id: string): PaymentFact {
+  return { kind, payment_intent_id: id, amount: 2500, charge_id: `ch_${id}`, receipt_url: null };
+}
+
+/** That payment as the order records it. */
+function entry(
+  kind: StoredPayment['kind'],
+  id: string,
+  changes: Partial<StoredPayment> = {},
+): StoredPayment {
+  return {
+    ...fact(kind, id),
+    status: 'succeeded',
+    paid_at: NOW.toISOString(),
+    refunded: 0,
+    ...changes,
+  };
+}
+
+/** Paid with pi_A (the price) a while ago. */
+const PAID_A = [entry('full', 'pi_A', { paid_at: ONE_MS_AGO_AT })];
+/** A deposit order's deposits paid with pi_D. */
+const DEPOSIT_D = [entry('deposit', 'pi_D', { paid_at: ONE_MS_AGO_AT })];
 
 const accepted = state();
 const declined = state({ payment_error: 'card_declined' });
 const intentCreated = state({ status: 'payment_intent_created' });
 const intentDeclined = { ...intentCreated, payment_error: 'card_declined' };
-const honouring = state({ status: 'payment_intent_success' });
+const honouring = state({ status: 'payment_intent_success', payments: PAID_A });
 const expired = state({ status: 'order_expired', booking_expires_at: ONE_MS_AGO });
-const paymentExpired = state({ status: 'payment_expired', booking_expires_at: ONE_MS_AGO });
-const paid = state({ status: 'paid' });
-const pickupPaid = state({ status: 'paid', delivery: 'pickup' });
-const shipped = state({ status: 'paid', fulfilment: 'shipped', release_at: FOURTEEN_DAYS_LATER });
-const received = state({ status: 'fulfilled', fulfilment: 'received' });
-const released = state({ status: 'fulfilled', fulfilment: 'shipped', release_at: ONE_MS_AGO });
-const digital = state({ status: 'fulfilled', delivery: 'none' });
-const cancelled = state({ status: 'cancelled', cancel_reason: 'Out of stock' });
+const paymentExpired = state({
+  status: 'payment_expired',
+  booking_expires_at: ONE_MS_AGO,
+  payments: [entry('full', 'pi_A', { status: 'refunded', refunded: 2500 })],
+});
+const paid = state({ status: 'paid', payments: PAID_A });
+const pickupPaid = state({ status: 'paid', delivery: 'pickup', payments: PAID_A });
+const shipped = state({
+  status: 'paid',
+  fulfilment: 'shipped',
+  release_at: FOURTEEN_DAYS_LATER,
+  payments: PAID_A,
+});
+const received = state({ status: 'fulfilled', fulfilment: 'received', payments: PAID_A });
+const released = state({
+  status: 'fulfilled',
+  fulfilment: 'shipped',
+  release_at: ONE_MS_AGO,
+  payments: PAID_A,
+});
+const digital = state({ status: 'fulfilled', delivery: 'none', payments: PAID_A });
+const cancelled = state({
+  status: 'cancelled',
+  cancel_reason: 'Out of stock',
+  payments: [entry('full', 'pi_A', { paid_at: ONE_MS_AGO_AT, status: 'refunded', refunded: 2500 })],
+});
 const deposit = state({ payment_mode: 'deposit' });
-const depositComplete = state({ status: 'checkout_complete', payment_mode: 'deposit' });
+const depositComplete = state({
+  status: 'checkout_complete',
+  payment_mode: 'deposit',
+  payments: DEPOSIT_D,
+});
 const balanceAsked = { ...depositComplete, balance_requested: true };
 const balanceDeclined = { ...balanceAsked, payment_error: 'card_declined' };
 
 const CANCEL_EFFECTS: OrderEffect[] = [
-  'refund',
   'return_copies',
+  'refund',
   'reverse_payouts',
   'updated',
   'notify_cancelled',
 ];
 const REFUND_EFFECTS: OrderEffect[] = [
-  'refund',
   'return_copies',
+  'refund',
   'reverse_payouts',
   'updated',
   'notify_cancelled',
@@ -82,8 +133,23 @@ type Applied = Partial<OrderState> & { status: OrderStatus; effects: OrderEffect
 type Refused = { refused: string; stale: boolean };
 type Row = [name: string, from: OrderState, event: OrderEvent, expected: Applied | Refused];
 
-const full = { type: 'payment_succeeded', kind: 'full' } as const;
-const balance = { type: 'payment_succeeded', kind: 'balance' } as const;
+/** The price paid with pi_A, and the same payment recorded. */
+const full: OrderEvent = { type: 'payment_succeeded', payment: fact('full', 'pi_A') };
+const fullPaid = [entry('full', 'pi_A')];
+/** Another payment of the price (another tab, a payment page left open): pi_B. */
+const fullAgain: OrderEvent = { type: 'payment_succeeded', payment: fact('full', 'pi_B') };
+const extraB = entry('full', 'pi_B', { extra: true });
+const depositEvent: OrderEvent = { type: 'payment_succeeded', payment: fact('deposit', 'pi_D') };
+const balance: OrderEvent = { type: 'payment_succeeded', payment: fact('balance', 'pi_E') };
+const balancePaid = [...DEPOSIT_D, entry('balance', 'pi_E')];
+const refundedA: OrderEvent = { type: 'refunded', payment_intent_id: 'pi_A' };
+const REFUNDED = { status: 'refunded', refunded: 2500 } as const;
+const pendingA: OrderEvent = {
+  type: 'payment_pending',
+  payment: fact('full', 'pi_A'),
+  status: 'requires_action',
+};
+const EXTRA = { effects: ['refund_extra', 'updated'] as OrderEffect[], label: 'extra_payment' };
 const declinedEvent = { type: 'payment_failed', code: 'card_declined' } as const;
 const shipEvent = { type: 'ship', carrier: 'UPS', tracking: '1Z999' } as const;
 
@@ -184,6 +250,18 @@ const rows: Row[] = [
     },
   ],
   [
+    'a declined attempt is recorded with its intent',
+    intentCreated,
+    { type: 'payment_failed', code: 'card_declined', payment: fact('full', 'pi_A') },
+    {
+      status: 'payment_intent_created',
+      payment_error: 'card_declined',
+      payments: [entry('full', 'pi_A', { status: 'failed', paid_at: null })],
+      effects: ['updated'],
+      label: 'payment_failed',
+    },
+  ],
+  [
     'the same failure again',
     intentDeclined,
     declinedEvent,
@@ -226,7 +304,7 @@ const rows: Row[] = [
   ],
   ['a failure once paid', paid, declinedEvent, { refused: 'checkout.errors.paying', stale: true }],
 
-  // payment_succeeded (full or deposit): honour the booking.
+  // payment_succeeded (full or deposit): the first payment of what is due honours the booking.
   [
     'paid with the saved card while booked',
     declined,
@@ -234,6 +312,7 @@ const rows: Row[] = [
     {
       status: 'payment_intent_success',
       payment_error: null,
+      payments: fullPaid,
       effects: ['honour'],
       label: 'payment_intent_success',
     },
@@ -242,19 +321,46 @@ const rows: Row[] = [
     'paid through Checkout',
     intentCreated,
     full,
-    { status: 'payment_intent_success', effects: ['honour'], label: 'payment_intent_success' },
+    {
+      status: 'payment_intent_success',
+      payments: fullPaid,
+      effects: ['honour'],
+      label: 'payment_intent_success',
+    },
+  ],
+  [
+    'paid after a declined attempt of the same intent',
+    { ...intentDeclined, payments: [entry('full', 'pi_A', { status: 'failed', paid_at: null })] },
+    full,
+    {
+      status: 'payment_intent_success',
+      payment_error: null,
+      payments: fullPaid,
+      effects: ['honour'],
+      label: 'payment_intent_success',
+    },
   ],
   [
     'a deposit paid',
     { ...deposit, status: 'payment_intent_created' },
-    { type: 'payment_succeeded', kind: 'deposit' },
-    { status: 'payment_intent_success', effects: ['honour'], label: 'payment_intent_success' },
+    depositEvent,
+    {
+      status: 'payment_intent_success',
+      payments: [entry('deposit', 'pi_D')],
+      effects: ['honour'],
+      label: 'payment_intent_success',
+    },
   ],
   [
     'a payment after the booking expired is honoured if it can be',
     expired,
     full,
-    { status: 'payment_intent_success', effects: ['honour'], label: 'payment_intent_success' },
+    {
+      status: 'payment_intent_success',
+      payments: fullPaid,
+      effects: ['honour'],
+      label: 'payment_intent_success',
+    },
   ],
   [
     'the payment replayed while honouring resumes the honour',
@@ -263,15 +369,33 @@ const rows: Row[] = [
     { status: 'payment_intent_success', effects: ['honour'], label: 'resume' },
   ],
   [
+    'another payment while honouring is extra, never a second honour',
+    honouring,
+    fullAgain,
+    { status: 'payment_intent_success', payments: [...PAID_A, extraB], ...EXTRA },
+  ],
+  [
     'the payment replayed once paid',
     paid,
     full,
     { refused: 'orders.errors.already_paid', stale: true },
   ],
   [
+    'a second payment once paid (another tab) is extra: only it is refunded',
+    paid,
+    fullAgain,
+    { status: 'paid', payments: [...PAID_A, extraB], ...EXTRA },
+  ],
+  [
+    'the extra payment replayed',
+    { ...paid, payments: [...PAID_A, extraB] },
+    fullAgain,
+    { refused: 'orders.errors.already_paid', stale: true },
+  ],
+  [
     'the deposit replayed once honoured',
     depositComplete,
-    { type: 'payment_succeeded', kind: 'deposit' },
+    { type: 'payment_succeeded', payment: fact('deposit', 'pi_D') },
     { refused: 'orders.errors.already_paid', stale: true },
   ],
   [
@@ -283,21 +407,24 @@ const rows: Row[] = [
   [
     'a payment for a cancelled order is refunded',
     cancelled,
-    full,
-    { status: 'cancelled', effects: ['refund'], label: 'late_payment' },
+    fullAgain,
+    { status: 'cancelled', payments: [...cancelled.payments, extraB], ...EXTRA },
   ],
   [
     'a payment for a late payment already refunded is refunded',
     paymentExpired,
-    full,
-    { status: 'payment_expired', effects: ['refund'], label: 'late_payment' },
+    fullAgain,
+    { status: 'payment_expired', payments: [...paymentExpired.payments, extraB], ...EXTRA },
   ],
-
   [
     'a balance charged while the seller cancelled is refunded',
-    { ...cancelled, payment_mode: 'deposit', balance_requested: false },
-    { type: 'payment_succeeded', kind: 'balance' },
-    { status: 'cancelled', effects: ['refund'], label: 'late_payment' },
+    { ...cancelled, payment_mode: 'deposit', balance_requested: false, payments: DEPOSIT_D },
+    balance,
+    {
+      status: 'cancelled',
+      payments: [...DEPOSIT_D, entry('balance', 'pi_E', { extra: true })],
+      ...EXTRA,
+    },
   ],
   [
     'checkout on an order being honoured: already paid',
@@ -326,6 +453,7 @@ const rows: Row[] = [
     {
       status: 'paid',
       balance_requested: false,
+      payments: balancePaid,
       effects: ['updated', 'notify_paid'],
       label: 'paid',
     },
@@ -338,6 +466,7 @@ const rows: Row[] = [
       status: 'paid',
       balance_requested: false,
       payment_error: null,
+      payments: balancePaid,
       effects: ['updated', 'notify_paid'],
       label: 'paid',
     },
@@ -349,21 +478,60 @@ const rows: Row[] = [
     {
       status: 'fulfilled',
       balance_requested: false,
+      payments: balancePaid,
       effects: ['updated', 'notify_paid', 'payout'],
       label: 'paid',
     },
   ],
   [
     'the balance replayed once paid',
-    { ...paid, payment_mode: 'deposit' },
+    { ...paid, payment_mode: 'deposit', payments: balancePaid },
     balance,
-    { refused: 'orders.errors.not_allowed', stale: true },
+    { refused: 'orders.errors.already_paid', stale: true },
   ],
   [
-    'a balance before the deposit',
+    'the balance paid twice (the seller charged it, the buyer paid it on the order page)',
+    { ...paid, payment_mode: 'deposit', payments: balancePaid },
+    { type: 'payment_succeeded', payment: fact('balance', 'pi_F') },
+    {
+      status: 'paid',
+      payments: [...balancePaid, entry('balance', 'pi_F', { extra: true })],
+      ...EXTRA,
+    },
+  ],
+  [
+    'a balance before the deposit is money not asked for',
     deposit,
     balance,
-    { refused: 'orders.errors.not_allowed', stale: true },
+    { status: 'accepted', payments: [entry('balance', 'pi_E', { extra: true })], ...EXTRA },
+  ],
+
+  // payment_pending: an attempt waits on the bank or is processing.
+  [
+    'a payment waits on the bank',
+    intentCreated,
+    pendingA,
+    {
+      status: 'payment_intent_created',
+      payments: [entry('full', 'pi_A', { status: 'requires_action', paid_at: null })],
+      effects: ['updated'],
+      label: 'resume',
+    },
+  ],
+  [
+    'the same attempt still waits (a second click)',
+    {
+      ...intentCreated,
+      payments: [entry('full', 'pi_A', { status: 'requires_action', paid_at: null })],
+    },
+    pendingA,
+    { refused: 'checkout.errors.paying', stale: true },
+  ],
+  [
+    'a pending word after the payment succeeded changes nothing',
+    paid,
+    pendingA,
+    { refused: 'checkout.errors.paying', stale: true },
   ],
 
   // honoured: the copies changed owner.
@@ -690,41 +858,80 @@ const rows: Row[] = [
     { refused: 'orders.errors.not_allowed', stale: true },
   ],
 
-  // refunded: from outside (the dashboard, a dispute).
+  // refunded: a payment refunded in full from outside (Stripe's dashboard).
   [
     'refunded once paid',
     paid,
-    { type: 'refunded' },
-    { status: 'cancelled', effects: REFUND_EFFECTS, label: 'refunded' },
+    refundedA,
+    {
+      status: 'cancelled',
+      payments: [entry('full', 'pi_A', { paid_at: ONE_MS_AGO_AT, ...REFUNDED })],
+      effects: REFUND_EFFECTS,
+      label: 'refunded',
+    },
   ],
   [
-    'refunded with the balance asked',
+    'the deposit refunded with the balance asked',
     balanceAsked,
-    { type: 'refunded' },
-    { status: 'cancelled', balance_requested: false, effects: REFUND_EFFECTS, label: 'refunded' },
+    { type: 'refunded', payment_intent_id: 'pi_D' },
+    {
+      status: 'cancelled',
+      balance_requested: false,
+      payments: [entry('deposit', 'pi_D', { paid_at: ONE_MS_AGO_AT, ...REFUNDED })],
+      effects: REFUND_EFFECTS,
+      label: 'refunded',
+    },
   ],
   [
     'refunded once fulfilled',
     released,
-    { type: 'refunded' },
-    { status: 'cancelled', effects: REFUND_EFFECTS, label: 'refunded' },
+    refundedA,
+    {
+      status: 'cancelled',
+      payments: [entry('full', 'pi_A', { paid_at: ONE_MS_AGO_AT, ...REFUNDED })],
+      effects: REFUND_EFFECTS,
+      label: 'refunded',
+    },
+  ],
+  [
+    'an extra payment refunded: recorded, the order stays paid',
+    { ...paid, payments: [...PAID_A, extraB] },
+    { type: 'refunded', payment_intent_id: 'pi_B' },
+    {
+      status: 'paid',
+      payments: [...PAID_A, { ...extraB, ...REFUNDED }],
+      effects: ['updated'],
+      label: 'resume',
+    },
+  ],
+  [
+    'the extra payment refund comes back',
+    { ...paid, payments: [...PAID_A, { ...extraB, ...REFUNDED }] },
+    { type: 'refunded', payment_intent_id: 'pi_B' },
+    { refused: 'orders.errors.not_allowed', stale: true },
+  ],
+  [
+    'a refund of a payment the order does not know',
+    paid,
+    { type: 'refunded', payment_intent_id: 'pi_Z' },
+    { refused: 'orders.errors.not_allowed', stale: true },
   ],
   [
     'the refund of a cancellation comes back',
     cancelled,
-    { type: 'refunded' },
+    refundedA,
     { refused: 'orders.errors.not_allowed', stale: true },
   ],
   [
     'the refund of a late payment comes back',
     paymentExpired,
-    { type: 'refunded' },
+    refundedA,
     { refused: 'orders.errors.not_allowed', stale: true },
   ],
   [
     'refunded before payment',
     accepted,
-    { type: 'refunded' },
+    refundedA,
     { refused: 'orders.errors.not_allowed', stale: true },
   ],
 
@@ -788,6 +995,7 @@ describe('order transition', () => {
     const events: Record<OrderEvent['type'], { applied: number; refused: number }> = {
       checkout_started: { applied: 0, refused: 0 },
       payment_failed: { applied: 0, refused: 0 },
+      payment_pending: { applied: 0, refused: 0 },
       payment_succeeded: { applied: 0, refused: 0 },
       honoured: { applied: 0, refused: 0 },
       not_honourable: { applied: 0, refused: 0 },

@@ -1,5 +1,32 @@
 import type { DeliveryMode, FulfilmentState, OrderStatus } from '../../shared/schemas/orders';
 
+/** One payment of an order: a PaymentIntent, for the price, the deposits or the balance. */
+export interface StoredPayment {
+  kind: 'full' | 'deposit' | 'balance';
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'requires_action';
+  payment_intent_id: string | null;
+  charge_id: string | null;
+  receipt_url: string | null;
+  paid_at: string | null;
+  refunded: number;
+  /**
+   * Money the order did not ask for: a second payment of what another payment paid (two tabs, a
+   * payment page left open), or a payment for an order that is over. Refunded at once, never paid
+   * out, not counted as paid.
+   */
+  extra?: true;
+}
+
+/** What Stripe says of one payment, as an event carries it. */
+export interface PaymentFact {
+  kind: StoredPayment['kind'];
+  payment_intent_id: string;
+  amount: number;
+  charge_id: string | null;
+  receipt_url: string | null;
+}
+
 /**
  * An order's state machine (spec 000 §4 order status; issue 12 §2), pure: `transition(state,
  * event, now)` answers the next state and the effects to perform once that state is written
@@ -20,6 +47,12 @@ import type { DeliveryMode, FulfilmentState, OrderStatus } from '../../shared/sc
  *   paid (digital, nothing to send) ─ at honour ─► fulfilled
  *   paid / checkout_complete (not shipped) ─cancel─► cancelled (refund, copies back)
  *   paid / checkout_complete / fulfilled ─refunded (outside)─► cancelled
+ *   any ─payment_succeeded of money not asked for (a second payment of what is paid, a payment
+ *        for an order that is over)─► unchanged, that payment alone refunded (`extra`)
+ *
+ * The payments are part of the state: whether a payment is the one that pays the order or an
+ * extra one is decided here, under the order's version, so two payments racing each other can
+ * never both count.
  */
 export interface OrderState {
   status: OrderStatus;
@@ -35,12 +68,17 @@ export interface OrderState {
   /** Why the last payment failed (an error code), cleared by the next attempt. */
   payment_error: string | null;
   cancel_reason: string | null;
+  /** Every payment attempt of the order, by PaymentIntent. */
+  payments: readonly StoredPayment[];
 }
 
 export type OrderEvent =
   | { type: 'checkout_started' }
-  | { type: 'payment_failed'; code: string }
-  | { type: 'payment_succeeded'; kind: 'full' | 'deposit' | 'balance' }
+  /** A payment attempt failed (`payment` names it when Stripe has one). */
+  | { type: 'payment_failed'; code: string; payment?: PaymentFact }
+  /** A payment waits on the bank (3-D Secure) or is processing. */
+  | { type: 'payment_pending'; payment: PaymentFact; status: 'requires_action' | 'pending' }
+  | { type: 'payment_succeeded'; payment: PaymentFact }
   | { type: 'honoured' }
   | { type: 'not_honourable' }
   | { type: 'booking_expired' }
@@ -48,7 +86,8 @@ export type OrderEvent =
   | { type: 'confirm_receipt' }
   | { type: 'release_due' }
   | { type: 'cancel'; reason: string | null }
-  | { type: 'refunded' }
+  /** A payment of the order was refunded in full outside the app (Stripe's dashboard). */
+  | { type: 'refunded'; payment_intent_id: string }
   | { type: 'ready' };
 
 export type OrderEffect =
@@ -58,6 +97,8 @@ export type OrderEffect =
   | 'honour'
   /** Refund what was paid (a late payment that cannot be honoured, a cancellation). */
   | 'refund'
+  /** Refund the extra payments (StoredPayment.extra) not refunded yet, and only them. */
+  | 'refund_extra'
   /** Give the booked copies back to the offering (or to the seller when it is over). */
   | 'release_booking'
   /** Expire the open Checkout Session (Stripe keeps one open for at least 30 minutes). */
@@ -154,29 +195,66 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
         ['updated'],
         'payment_intent_created',
       );
-    case 'payment_failed':
+    case 'payment_failed': {
       if (!isBooked(state) && !(state.status === 'checkout_complete' && state.balance_requested)) {
         return refuse('checkout.errors.paying', true);
       }
-      if (state.payment_error === event.code) return refuse('checkout.errors.paying', true);
+      const payments =
+        event.payment === undefined
+          ? state.payments
+          : withPayment(state.payments, entryOf(event.payment, 'failed', null));
+      if (state.payment_error === event.code && payments === state.payments) {
+        return refuse('checkout.errors.paying', true);
+      }
       return go(
         state,
-        { payment_error: event.code },
+        { payment_error: event.code, payments },
         state.status === 'checkout_complete' ? ['updated', 'notify_payment_due'] : ['updated'],
         'payment_failed',
       );
-    case 'payment_succeeded':
-      if (state.status === 'cancelled' || state.status === 'payment_expired') {
-        // Money for an order that is over (a second payment page paid, a balance charged while
-        // the seller cancelled): give it back. The refund is keyed by payment and refunds only
-        // what is left, so a redelivered event refunds nothing more.
-        return go(state, {}, ['refund'], 'late_payment');
+    }
+    case 'payment_pending': {
+      const payments = withPayment(state.payments, entryOf(event.payment, event.status, null));
+      if (payments === state.payments) return refuse('checkout.errors.paying', true);
+      // Nothing moves until the bank answers: the attempt is recorded, the order page shows it.
+      return go(state, { payments }, ['updated'], 'resume');
+    }
+    case 'payment_succeeded': {
+      const fact = event.payment;
+      const known = state.payments.find(
+        (entry) => entry.payment_intent_id === fact.payment_intent_id,
+      );
+      if (known !== undefined && (known.status === 'succeeded' || known.status === 'refunded')) {
+        // Honour already running (a replay of its own payment resumes it), or done.
+        if (state.status === 'payment_intent_success' && known.extra !== true) {
+          return go(state, {}, ['honour'], 'resume');
+        }
+        return refuse('orders.errors.already_paid', true);
       }
-      if (event.kind === 'balance') {
-        if (state.status !== 'checkout_complete') return refuse('orders.errors.not_allowed', true);
+      const paid = entryOf(fact, 'succeeded', now.toISOString());
+      const over = state.status === 'cancelled' || state.status === 'payment_expired';
+      const unasked = fact.kind === 'balance' && state.status !== 'checkout_complete';
+      if (over || unasked || payerOf(state, fact.kind) !== undefined) {
+        // Money the order did not ask for: a second payment of what was paid (two tabs, a payment
+        // page left open, a balance charged twice), or money for an order that is over. Only it
+        // is refunded; the order stays as it is.
         return go(
           state,
-          { ...paidChanges(state, now), payment_error: null, balance_requested: false },
+          { payments: withPayment(state.payments, { ...paid, extra: true }) },
+          ['refund_extra', 'updated'],
+          'extra_payment',
+        );
+      }
+      const payments = withPayment(state.payments, paid);
+      if (fact.kind === 'balance') {
+        return go(
+          state,
+          {
+            ...paidChanges(state, now),
+            payment_error: null,
+            balance_requested: false,
+            payments,
+          },
           paidEffects(state),
           'paid',
         );
@@ -185,14 +263,19 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
         // A payment after the booking expired is honoured if the copies can still be had.
         return go(
           state,
-          { status: 'payment_intent_success', payment_error: null },
+          { status: 'payment_intent_success', payment_error: null, payments },
           ['honour'],
           'payment_intent_success',
         );
       }
-      // Honour already running (a replay resumes it), or done.
-      if (state.status === 'payment_intent_success') return go(state, {}, ['honour'], 'resume');
-      return refuse('orders.errors.already_paid', true);
+      // Paid for by a payment of another kind (a deposit order's full price): not asked for.
+      return go(
+        state,
+        { payments: withPayment(state.payments, { ...paid, extra: true }) },
+        ['refund_extra', 'updated'],
+        'extra_payment',
+      );
+    }
     case 'honoured':
       if (state.status !== 'payment_intent_success')
         return refuse('orders.errors.not_allowed', true);
@@ -265,19 +348,39 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
       return go(
         state,
         { status: 'cancelled', cancel_reason: event.reason, balance_requested: false },
-        ['refund', 'return_copies', 'reverse_payouts', 'updated', 'notify_cancelled'],
+        // The copies come back in the same write as the status (functions/orders/cancel.ts), so a
+        // refund never leaves them with the buyer; return_copies then finds nothing left to do.
+        ['return_copies', 'refund', 'reverse_payouts', 'updated', 'notify_cancelled'],
         'cancelled',
       );
-    case 'refunded':
-      if (!isPaidFor(state)) return refuse('orders.errors.not_allowed', true);
+    case 'refunded': {
+      const index = state.payments.findIndex(
+        (entry) => entry.payment_intent_id === event.payment_intent_id,
+      );
+      const payment = state.payments[index];
+      if (payment === undefined || payment.status === 'refunded') {
+        return refuse('orders.errors.not_allowed', true);
+      }
+      const payments = [...state.payments];
+      payments[index] = { ...payment, status: 'refunded', refunded: payment.amount };
+      if (payment.extra === true || payment.status !== 'succeeded' || !isPaidFor(state)) {
+        // An extra payment (or one of an order that is over) refunded: recorded, nothing else.
+        return go(state, { payments }, ['updated'], 'resume');
+      }
       return go(
         state,
-        { status: 'cancelled', cancel_reason: state.cancel_reason, balance_requested: false },
-        // Refunded outside (Stripe's dashboard, a dispute): the other payments of the order (a
-        // deposit order's second charge) are refunded too.
-        ['refund', 'return_copies', 'reverse_payouts', 'updated', 'notify_cancelled'],
+        {
+          status: 'cancelled',
+          cancel_reason: state.cancel_reason,
+          balance_requested: false,
+          payments,
+        },
+        // Refunded outside (Stripe's dashboard): the order's other payments (a deposit order's
+        // second charge) are refunded too.
+        ['return_copies', 'refund', 'reverse_payouts', 'updated', 'notify_cancelled'],
         'refunded',
       );
+    }
     case 'ready':
       if (
         state.payment_mode === 'deposit' &&
@@ -321,4 +424,54 @@ function paidEffects(state: OrderState): OrderEffect[] {
   if (state.delivery === 'none') return ['updated', 'notify_paid', 'payout'];
   if (state.delivery === 'pickup') return ['updated', 'notify_paid', 'schedule_release'];
   return ['updated', 'notify_paid'];
+}
+
+function entryOf(
+  fact: PaymentFact,
+  status: StoredPayment['status'],
+  paidAt: string | null,
+): StoredPayment {
+  return {
+    kind: fact.kind,
+    amount: fact.amount,
+    status,
+    payment_intent_id: fact.payment_intent_id,
+    charge_id: fact.charge_id,
+    receipt_url: fact.receipt_url,
+    paid_at: paidAt,
+    refunded: 0,
+  };
+}
+
+/**
+ * The payments with `entry` recorded (by PaymentIntent): a payment once succeeded or refunded
+ * stays so; an earlier state is replaced. The same array when nothing changes.
+ */
+export function withPayment(
+  payments: readonly StoredPayment[],
+  entry: StoredPayment,
+): readonly StoredPayment[] {
+  const index = payments.findIndex(
+    (stored) => stored.payment_intent_id === entry.payment_intent_id,
+  );
+  const existing = index === -1 ? undefined : payments[index];
+  if (existing === undefined) return [...payments, entry];
+  if (existing.status === 'succeeded' || existing.status === 'refunded') return payments;
+  if (existing.status === entry.status && existing.charge_id === entry.charge_id) return payments;
+  const next = [...payments];
+  next[index] = { ...entry, paid_at: existing.paid_at ?? entry.paid_at };
+  return next;
+}
+
+/** The payment that paid `kind` of the order (not an extra one), if any. */
+export function payerOf(
+  state: Pick<OrderState, 'payments'>,
+  kind: StoredPayment['kind'],
+): StoredPayment | undefined {
+  return state.payments.find(
+    (entry) =>
+      entry.kind === kind &&
+      entry.extra !== true &&
+      (entry.status === 'succeeded' || entry.status === 'refunded'),
+  );
 }

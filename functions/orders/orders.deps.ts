@@ -6,12 +6,14 @@ import { createItemsRepo } from '../items/index';
 import { notify, notifyDeps } from '../notifications/index';
 import { afterSale, createOfferingsRepo, offeringsDeps } from '../offerings/index';
 import {
-  chargeSavedCard,
+  confirmOrderIntent,
   createOrderCheckout,
+  openOrderIntent,
   expireCheckout,
   paymentsDeps,
   payoutAccountOf,
   refundPayment,
+  refundsOf,
   retrieveCheckout,
   retrievePayment,
   reverseTransfer,
@@ -55,9 +57,11 @@ export function ordersDeps(): OrdersDeps {
       createCheckout: (charge, input, now) => createOrderCheckout(payments, charge, input, now),
       retrieveCheckout: (sessionId) => retrieveCheckout(payments, sessionId),
       expireCheckout: (sessionId) => expireCheckout(payments, sessionId),
-      chargeSavedCard: (charge, input, now) => chargeSavedCard(payments, charge, input, now),
+      openIntent: (charge, input, now) => openOrderIntent(payments, charge, input, now),
+      confirmIntent: (intentId, input, now) => confirmOrderIntent(payments, intentId, input, now),
       retrievePayment: (paymentIntentId) => retrievePayment(payments, paymentIntentId),
       refund: (input) => refundPayment(payments, input),
+      refundsOf: (paymentIntentId) => refundsOf(payments, paymentIntentId),
       payoutAccountOf: (userId) => payoutAccountOf(payments, userId),
       transfer: (input) => transferShare(payments, input),
       reverseTransfer: (input) => reverseTransfer(payments, input),

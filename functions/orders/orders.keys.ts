@@ -13,6 +13,10 @@ import { idempotencyRecordKey } from '../core/idempotency';
  * | a user's wallet activity (payments, payouts)        | pk = USER#<userId>, begins_with(sk, 'WALLET#')         | table |
  * | booking replay by Idempotency-Key                   | pk = IDEMPOTENCY#preorder#<userId>#<key>, sk = RESULT  | table |
  * | a user's payouts waiting for a payout account       | pk = USER#<userId>, begins_with(sk, 'WAITPAY#')        | table |
+ * | what a user's payout account owes, per currency      | pk = USER#<userId>, sk = OWED#<currency>               | table |
+ * | every account owing something (support)             | gsi1pk = OWED#ALL, gsi1sk = <userId>#<currency>        | gsi1  |
+ * | how a user's debt came and went (refused reversals,  | pk = USER#<userId>, begins_with(sk, 'OWEDLINE#')       | table |
+ * |   shares netted)                                    |                                                        |       |
  *
  * Order ids are `oR` + a ULID, so every list sorts by creation time. A seller's and an offering's
  * lists show an order once it is paid for (the index keys follow the status: orders.ts
@@ -22,6 +26,8 @@ export const ORDER_TYPE = 'order';
 export const ORDER_ACTIVITY_TYPE = 'order_activity';
 export const WALLET_ENTRY_TYPE = 'wallet_entry';
 export const WAITING_PAYOUT_TYPE = 'waiting_payout';
+export const OWED_TYPE = 'owed';
+export const OWED_LINE_TYPE = 'owed_line';
 
 export interface Key {
   pk: string;
@@ -74,4 +80,26 @@ export const WAITING_PREFIX = 'WAITPAY#';
 /** An order that owes the user a share they cannot receive yet (no payout account). */
 export function waitingPayoutKey(userId: string, orderId: string): Key {
   return { pk: `USER#${userId}`, sk: `${WAITING_PREFIX}${orderId}` };
+}
+
+/** What a user's payout account owes the platform in one currency (refused transfer reversals). */
+export function owedKey(userId: string, currency: string): Key {
+  return { pk: `USER#${userId}`, sk: `OWED#${currency}` };
+}
+
+/** The index partition listing every account that owes (support's list). */
+export const OWED_INDEX_PARTITION = 'OWED#ALL';
+
+export function owedIndexSort(userId: string, currency: string): string {
+  return `${userId}#${currency}`;
+}
+
+export const OWED_LINE_PREFIX = 'OWEDLINE#';
+
+/**
+ * One movement of a debt, written once: `reversal#<transferId>` (a reversal Stripe refused: owed)
+ * or `net#<orderId>#<party>#<chargeId>` (a later share kept back: paid off).
+ */
+export function owedLineKey(userId: string, ref: string): Key {
+  return { pk: `USER#${userId}`, sk: `${OWED_LINE_PREFIX}${ref}` };
 }

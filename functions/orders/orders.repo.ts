@@ -20,12 +20,19 @@ import {
   ACTIVITY_PREFIX,
   ORDER_ACTIVITY_TYPE,
   ORDER_TYPE,
+  OWED_INDEX_PARTITION,
+  OWED_LINE_PREFIX,
+  OWED_LINE_TYPE,
+  OWED_TYPE,
   WAITING_PAYOUT_TYPE,
   WAITING_PREFIX,
   WALLET_ENTRY_TYPE,
   WALLET_PREFIX,
   activityKey,
   orderKey,
+  owedIndexSort,
+  owedKey,
+  owedLineKey,
   preorderIdempotencyKey,
   preorderIdempotencyScope,
   userPartition,
@@ -91,6 +98,40 @@ export interface OrdersRepo {
   markWaiting(userId: string, orderId: string, waiting: boolean): Promise<void>;
   /** The orders owing the user a waiting share (at most `limit`). */
   listWaiting(userId: string, limit: number): Promise<string[]>;
+  /**
+   * Records once (per `ref`) that the user's payout account owes `amount`: a transfer reversal
+   * Stripe refused. False when it was recorded already.
+   */
+  addOwed(line: OwedLine): Promise<boolean>;
+  /** What the user's account owes in a currency (0 when nothing). */
+  owedBy(userId: string, currency: string): Promise<number>;
+  /**
+   * Keeps back up to `upTo` of a share to pay off the user's debt, once per `ref` (a retried payout
+   * finds what it kept the first time): answers the amount kept back.
+   */
+  settleOwed(line: Omit<OwedLine, 'amount'> & { upTo: number }): Promise<number>;
+  /** Every account owing something, with how its debt came and went (support). */
+  listOwed(limit: number): Promise<OwedAccount[]>;
+}
+
+/** One movement of what a user's payout account owes the platform. */
+export interface OwedLine {
+  userId: string;
+  currency: string;
+  amount: number;
+  /** `reversal#<transferId>` or `net#<orderId>#<party>#<chargeId>` (orders.keys.ts owedLineKey). */
+  ref: string;
+  orderId: string;
+  at: string;
+  /** Why (Stripe's code of a refused reversal, or `netted`). */
+  reason: string;
+}
+
+export interface OwedAccount {
+  user_id: string;
+  currency: string;
+  amount: number;
+  lines: { ref: string; order_id: string; amount: number; at: string; reason: string }[];
 }
 
 const KEY_ATTRIBUTES = ['pk', 'sk'];
@@ -211,7 +252,7 @@ export function createOrdersRepo(deps: {
     };
   }
 
-  return {
+  const repo: OrdersRepo = {
     tableName,
 
     async get(orderId) {
@@ -382,6 +423,142 @@ export function createOrdersRepo(deps: {
       return result.items.map((raw) => String(raw.order_id));
     },
 
+    async addOwed(line) {
+      const key = owedKey(line.userId, line.currency);
+      return repo.commit([
+        {
+          Put: {
+            TableName,
+            Item: {
+              ...owedLineKey(line.userId, line.ref),
+              type: OWED_LINE_TYPE,
+              ref: line.ref,
+              order_id: line.orderId,
+              amount: line.amount,
+              currency: line.currency,
+              at: line.at,
+              reason: line.reason,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName,
+            Key: key,
+            UpdateExpression:
+              'ADD amount :amount SET #type = :type, currency = :currency, user_id = :user, gsi1pk = :index, gsi1sk = :sort, updated_at = :at',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: {
+              ':amount': line.amount,
+              ':type': OWED_TYPE,
+              ':currency': line.currency,
+              ':user': line.userId,
+              ':index': OWED_INDEX_PARTITION,
+              ':sort': owedIndexSort(line.userId, line.currency),
+              ':at': line.at,
+            },
+          },
+        },
+      ]);
+    },
+
+    async owedBy(userId, currency) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: owedKey(userId, currency), ConsistentRead: true }),
+      );
+      return Number((result.Item as { amount?: number } | undefined)?.amount ?? 0);
+    },
+
+    async settleOwed(line) {
+      const lineKey = owedLineKey(line.userId, line.ref);
+      for (let attempt = 0; attempt < 6; attempt += 1) {
+        const [kept, owed] = await Promise.all([
+          doc.send(new GetCommand({ TableName, Key: lineKey, ConsistentRead: true })),
+          repo.owedBy(line.userId, line.currency),
+        ]);
+        if (kept.Item !== undefined) return Number((kept.Item as { amount: number }).amount) * -1;
+        const amount = Math.min(owed, line.upTo);
+        if (amount <= 0) return 0;
+        const done = await repo.commit([
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...lineKey,
+                type: OWED_LINE_TYPE,
+                ref: line.ref,
+                order_id: line.orderId,
+                // A line paying a debt off is negative: the lines of an account add up to it.
+                amount: -amount,
+                currency: line.currency,
+                at: line.at,
+                reason: line.reason,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: owedKey(line.userId, line.currency),
+              UpdateExpression: 'ADD amount :minus SET updated_at = :at',
+              ConditionExpression: 'amount >= :amount',
+              ExpressionAttributeValues: { ':minus': -amount, ':amount': amount, ':at': line.at },
+            },
+          },
+        ]);
+        if (done) return amount;
+      }
+      throw new DomainError('unavailable', { message: 'The payout account is busy; try again.' });
+    },
+
+    async listOwed(limit) {
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :index',
+          FilterExpression: 'amount > :zero',
+          ExpressionAttributeValues: { ':index': OWED_INDEX_PARTITION, ':zero': 0 },
+          Limit: limit,
+        }),
+      );
+      const accounts = (result.Items ?? []) as {
+        user_id: string;
+        currency: string;
+        amount: number;
+      }[];
+      return Promise.all(
+        accounts.map(async (account) => {
+          const lines = await doc.send(
+            new QueryCommand({
+              TableName,
+              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+              ExpressionAttributeValues: {
+                ':pk': userPartition(account.user_id),
+                ':prefix': OWED_LINE_PREFIX,
+              },
+            }),
+          );
+          return {
+            user_id: account.user_id,
+            currency: account.currency,
+            amount: Number(account.amount),
+            lines: ((lines.Items ?? []) as (OwedAccount['lines'][number] & { currency: string })[])
+              .filter((entry) => entry.currency === account.currency)
+              .map((entry) => ({
+                ref: entry.ref,
+                order_id: entry.order_id,
+                amount: Number(entry.amount),
+                at: entry.at,
+                reason: entry.reason,
+              })),
+          };
+        }),
+      );
+    },
+
     async listWallet(userId, cursor, limit) {
       const result = await page('wallet', {
         pkName: 'pk',
@@ -401,4 +578,5 @@ export function createOrdersRepo(deps: {
       };
     },
   };
+  return repo;
 }

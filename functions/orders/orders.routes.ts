@@ -68,6 +68,8 @@ export const ordersRoutes = {
     group: 'orders',
     stripe: true,
     live: true,
+    idempotency: 'optional',
+    replayAnswer: true,
     summary:
       "Stripe Checkout's payment page for the caller's booked order (one card payment for the whole order; an open page is reused); 409 checkout.errors.order_expired after the booking, orders.errors.already_paid",
     tags: TAGS,
@@ -100,8 +102,10 @@ export const ordersRoutes = {
     live: true,
     notify: true,
     workflows: ['payout-release'],
+    idempotency: 'optional',
+    replayAnswer: true,
     summary:
-      "Pays the caller's booked order with a saved card (the default unless payment_method names one): succeeded, requires_action with the bank's page, or failed with the card's error code (the booking keeps running)",
+      "Pays the caller's booked order (or a deposit order's balance) with a saved card (the default unless payment_method names one), on the order's one PaymentIntent for that charge (a second click or tab confirms the same one; a paid order answers its payment): succeeded, requires_action with the bank's page, or failed with the card's error code (the booking keeps running); 503 market.buy.errors.card_provider when Stripe is unavailable (nothing charged, try again). Idempotency-Key optional: a retry gets the first answer",
     tags: TAGS,
     request: { body: payWithCardBodySchema },
     response: cardPaymentSchema,
@@ -179,8 +183,10 @@ export const ordersRoutes = {
     live: true,
     notify: true,
     workflows: ['payout-release'],
+    idempotency: 'optional',
+    replayAnswer: true,
     summary:
-      "Moves an order: ship {carrier, tracking} or cancel {reason} (a full refund, the copies back) or ready (a deposit order's balance) by the seller, confirm_receipt by the buyer (the payouts go out); 403 orders.errors.not_party, 409 orders.errors.not_allowed",
+      "Moves an order: ship {carrier, tracking} or cancel {reason} (the copies back in the same write, then a full refund) or ready (a deposit order's balance) by the seller, confirm_receipt by the buyer (the payouts go out); 403 orders.errors.not_party, 409 orders.errors.not_allowed / copies_not_returnable (the buyer listed or moved them since); 503 market.buy.errors.card_provider. Idempotency-Key optional: a retry gets the first answer",
     tags: TAGS,
     request: { path: orderPathSchema, body: updateOrderBodySchema },
     response: orderSchema,

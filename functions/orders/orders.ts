@@ -4,7 +4,16 @@ import type { Order, OrderStatus, PostalAddress } from '../../shared/schemas/ord
 import { splitPayment, type Split } from '../../shared/split';
 import { imageUrls, type StoredImage } from '../items/index';
 import { buyerPartition, offeringOrdersPartition, sellerPartition } from './orders.keys';
-import { canCancel, canConfirmReceipt, canShip, isBooked, type OrderState } from './order.machine';
+import {
+  canCancel,
+  canConfirmReceipt,
+  canShip,
+  isBooked,
+  type OrderState,
+  type StoredPayment,
+} from './order.machine';
+
+export type { StoredPayment };
 
 /**
  * The order record (spec 000 §3 Order; issue 12) and what the calls answer of it. One order is one
@@ -17,25 +26,18 @@ export interface OrderParty {
   nick: string;
 }
 
-export interface StoredPayment {
-  kind: 'full' | 'deposit' | 'balance';
-  amount: number;
-  status: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'requires_action';
-  payment_intent_id: string | null;
-  charge_id: string | null;
-  receipt_url: string | null;
-  paid_at: string | null;
-  refunded: number;
-}
-
 export interface StoredTransfer {
   party: 'seller' | 'creator' | 'beneficiary';
   user: OrderParty;
   amount: number;
   /** The charge it is paid from (one transfer per party per charge). */
   charge_id: string;
-  state: 'held' | 'paid' | 'reversed' | 'waiting_account';
+  state: 'held' | 'paid' | 'reversed' | 'waiting_account' | 'reversal_failed';
   transfer_id: string | null;
+  /** Kept back from this share to pay off what the account owed (orders.repo settleOwed). */
+  netted?: number;
+  /** A reversal Stripe refused: what the account still owes of this share. */
+  owed?: number;
 }
 
 export interface OrderItem {
@@ -80,7 +82,11 @@ export interface OrderRecord extends OrderState {
   /** The open Checkout Session (payment page), if any. */
   session_id: string | null;
   session_url: string | null;
-  payments: StoredPayment[];
+  /**
+   * The PaymentIntent each kind of charge is paid with from saved cards (one per order and kind:
+   * payments' openOrderIntent); absent until the first saved-card attempt.
+   */
+  card_intents?: Partial<Record<StoredPayment['kind'], string>>;
   transfers: StoredTransfer[];
   refunded: number;
   shipment: { carrier: string; tracking: string; shipped_at: string } | null;
@@ -106,13 +112,24 @@ export function dueNowOf(
     : record.unit_price * record.quantity;
 }
 
-/** What a deposit order still owes after its payments so far (minor units); 0 for full price. */
+/**
+ * What a deposit order still owes after its own payments so far (minor units); 0 for full price.
+ * An extra payment (refunded at once) pays nothing of it.
+ */
 export function balanceOwedOf(
   record: Pick<OrderRecord, 'payment_mode' | 'unit_price' | 'quantity' | 'payments'>,
 ): number {
-  return record.payment_mode === 'deposit' ? Math.max(0, totalOf(record) - paidOf(record)) : 0;
+  if (record.payment_mode !== 'deposit') return 0;
+  const own = record.payments
+    .filter(
+      (payment) =>
+        payment.extra !== true && (payment.status === 'succeeded' || payment.status === 'refunded'),
+    )
+    .reduce((sum, payment) => sum + payment.amount, 0);
+  return Math.max(0, totalOf(record) - own);
 }
 
+/** Every amount the buyer's card was charged for the order (`refunded` says what went back). */
 export function paidOf(record: Pick<OrderRecord, 'payments'>): number {
   return record.payments
     .filter((payment) => payment.status === 'succeeded' || payment.status === 'refunded')
@@ -275,6 +292,7 @@ export function toOrder(
       payment_intent_id: payment.payment_intent_id,
       receipt_url: payment.receipt_url,
       paid_at: payment.paid_at,
+      extra: payment.extra === true,
     })),
     transfers:
       role === 'seller' || record.transfers.some((entry) => entry.user.id === viewerId)
@@ -285,6 +303,7 @@ export function toOrder(
             currency: record.currency as Order['currency'],
             state: entry.state,
             transfer_id: entry.transfer_id,
+            netted: entry.netted ?? 0,
           }))
         : [],
     delivery: record.delivery,

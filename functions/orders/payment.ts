@@ -1,7 +1,15 @@
 import { DomainError } from '../core/errors';
 import { logger } from '../core/logger';
 import type { CardPayment, CheckoutSession, CheckoutStatus } from '../../shared/schemas/orders';
-import { applyOrderEvent, orderNotFound, patchOrder, recordPayment } from './apply';
+import {
+  applyOrderEvent,
+  markRefunded,
+  orderNotFound,
+  patchOrder,
+  payWithCard,
+  recordPayment,
+  writeRefundLines,
+} from './apply';
 import { isBooked, isPaidFor, transition } from './order.machine';
 import { balanceDue, dueNowOf, type OrderRecord } from './orders';
 import type { OrdersDeps } from './ports';
@@ -38,6 +46,19 @@ function requirePayable(record: OrderRecord, now: Date): void {
       message: `The order is ${record.status}.`,
     });
   }
+}
+
+/**
+ * The PaymentIntent that paid what the order asked last, when nothing more is due now (paid for,
+ * or being honoured, and no balance waiting for the buyer); undefined otherwise.
+ */
+function settledBy(record: OrderRecord): string | undefined {
+  if (balanceDue(record)) return undefined;
+  if (!isPaidFor(record) && record.status !== 'payment_intent_success') return undefined;
+  const own = record.payments.filter(
+    (payment) => payment.extra !== true && payment.status === 'succeeded',
+  );
+  return own.at(-1)?.payment_intent_id ?? undefined;
 }
 
 /** The balance of a deposit order, as one charge. */
@@ -144,35 +165,68 @@ export async function checkoutStatus(
 
 /**
  * `POST payment-gateway/create-payment-intent {order_id, payment_method?}`: pays with a saved card
- * (the default when none is named), on session. A card that needs the bank answers Stripe's page;
- * a declined card answers its code and the booking keeps running.
+ * (the default when none is named), on session, on the order's one PaymentIntent for what is due
+ * (apply.ts payWithCard): a second click or tab confirms the same intent and is answered as it
+ * stands. A card that needs the bank answers Stripe's page; a declined card answers its code and
+ * the booking keeps running. An open payment page of the order is closed first, so it cannot take
+ * a second payment; if it was paid meanwhile, that payment is the answer.
  */
 export async function payWithSavedCard(
   deps: OrdersDeps,
   input: { callerId: string; orderId: string; paymentMethod: string | undefined },
   now: Date,
 ): Promise<CardPayment> {
-  const record = await buyersOrder(deps, input.orderId, input.callerId);
-  const balance = balanceDue(record);
-  if (!balance) {
-    requirePayable(record, now);
-    // The spec's payment_intent_created: the intent is made next, whatever comes of it.
-    await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, {
-      strict: true,
-      known: record,
-    });
+  let record = await buyersOrder(deps, input.orderId, input.callerId);
+  const settled = settledBy(record);
+  if (settled !== undefined) {
+    // Paid already (a retry whose first answer was lost, a click after another tab paid): the
+    // payment that paid it is the answer, not an error and never a second charge.
+    return {
+      order_id: record.id,
+      payment_intent_id: settled,
+      status: 'succeeded',
+      next_action_url: null,
+      error: null,
+    };
   }
-  const facts = await deps.payments.chargeSavedCard(
-    chargeOf(record),
+  if (!balanceDue(record)) {
+    requirePayable(record, now);
+    // The spec's payment_intent_created: the intent is confirmed next, whatever comes of it.
+    record = (
+      await applyOrderEvent(deps, record.id, { type: 'checkout_started' }, now, {
+        strict: true,
+        known: record,
+      })
+    ).record;
+  }
+  if (record.session_id !== null) {
+    const page = await deps.payments.retrieveCheckout(record.session_id);
+    if (page?.status === 'complete' && page.payment_intent_id !== null) {
+      // Paid on Stripe's page a moment ago: that payment is the order's; no second charge.
+      await paymentIntentChanged(deps, page.payment_intent_id, now, { defer: true });
+      return {
+        order_id: record.id,
+        payment_intent_id: page.payment_intent_id,
+        status: 'succeeded',
+        next_action_url: null,
+        error: null,
+      };
+    }
+    if (page?.status === 'open') await deps.payments.expireCheckout(page.session_id);
+  }
+  const { facts } = await payWithCard(
+    deps,
+    record,
     {
+      kind: chargeOf(record).kind,
       paymentMethod: input.paymentMethod,
       offSession: false,
       returnPath: ORDER_PAGES.order(record.id),
-      idempotencyKey: `pay:${record.id}:${input.paymentMethod ?? 'default'}:${record.version}`,
     },
     now,
+    { defer: true },
   );
-  await recordPayment(deps, record.id, chargeOf(record).kind, facts, now, { defer: true });
+  if (facts === null) throw new Error('an on-session payment answers facts or throws');
   const status: CardPayment['status'] =
     facts.status === 'succeeded'
       ? 'succeeded'
@@ -238,8 +292,11 @@ export async function paymentIntentChanged(
   await recordPayment(
     deps,
     record.id,
-    kind,
-    { ...facts, status: facts.status === 'requires_payment_method' ? 'failed' : facts.status },
+    {
+      ...facts,
+      kind,
+      status: facts.status === 'requires_payment_method' ? 'failed' : facts.status,
+    },
     now,
     options,
   );
@@ -262,9 +319,11 @@ export async function checkoutCompleted(
 }
 
 /**
- * A charge of an order was refunded (webhook `charge.refunded`). Our own refunds are recorded
- * already; a refund made elsewhere (Stripe's dashboard, a dispute) cancels a paid order: the copies
- * go back and the transfers are reversed.
+ * A charge of an order was refunded (webhook `charge.refunded`), by us or in Stripe's dashboard:
+ * every refund of the payment gets its wallet line (keyed by the refund, so ours are not written
+ * twice); a partial refund is recorded; the payment that paid a paid-for order refunded in full
+ * outside cancels it (the copies back, the transfers reversed). An extra payment's refund is only
+ * recorded.
  */
 export async function chargeRefunded(
   deps: OrdersDeps,
@@ -273,30 +332,23 @@ export async function chargeRefunded(
 ): Promise<void> {
   const facts = await deps.payments.retrievePayment(paymentIntentId);
   if (facts?.order_id === null || facts === undefined) return;
-  if (facts.amount_refunded < facts.amount) return; // Partial refunds change nothing here.
   const record = await deps.repo.get(facts.order_id);
-  if (record === undefined) return;
-  // Only a payment that paid this order cancels it (not a refunded duplicate or mismatch).
-  const paidWith = record.payments.find((entry) => entry.payment_intent_id === paymentIntentId);
-  if (paidWith === undefined) return;
-  await patchOrder(
-    deps,
-    record.id,
-    (current) => {
-      const index = current.payments.findIndex(
-        (entry) => entry.payment_intent_id === paymentIntentId,
-      );
-      const stored = index === -1 ? undefined : current.payments[index];
-      if (stored === undefined || stored.status === 'refunded') return null;
-      const payments = [...current.payments];
-      payments[index] = { ...stored, status: 'refunded', refunded: stored.amount };
-      return { payments, refunded: current.refunded + stored.amount };
-    },
-    now,
-  );
-  if (paidWith.status === 'succeeded' && isPaidFor(record)) {
-    await applyOrderEvent(deps, record.id, { type: 'refunded' }, now, { strict: false });
+  // Only a payment of this order (not one refunded at once because it did not match it).
+  const payment = record?.payments.find((entry) => entry.payment_intent_id === paymentIntentId);
+  if (record === undefined || payment === undefined) return;
+  if (facts.amount_refunded >= facts.amount) {
+    await applyOrderEvent(
+      deps,
+      record.id,
+      { type: 'refunded', payment_intent_id: paymentIntentId },
+      now,
+      { strict: false },
+    );
+  } else {
+    await markRefunded(deps, record.id, paymentIntentId, facts.amount_refunded, now);
   }
+  const after = (await deps.repo.get(record.id)) ?? record;
+  await writeRefundLines(deps, after, payment, await deps.payments.refundsOf(paymentIntentId));
 }
 
 /** Whether the buyer may still pay (the booking holds). */

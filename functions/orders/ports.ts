@@ -2,7 +2,14 @@ import type { ServerMessageDraft } from '../../shared/realtime/messages';
 import type { ListingEffect, OfferingRecord } from '../offerings/index';
 import type { ItemsRepo } from '../items/index';
 import type { NotifyInput } from '../notifications/index';
-import type { CheckoutFacts, OrderCharge, PaymentFacts, ShareTransfer } from '../payments/index';
+import type {
+  CheckoutFacts,
+  OrderCharge,
+  PaymentFacts,
+  RefundFacts,
+  ReversalOutcome,
+  ShareTransfer,
+} from '../payments/index';
 import type { OrdersRepo } from './orders.repo';
 
 /**
@@ -25,13 +32,17 @@ export interface OrderPayments {
   ): Promise<{ session_id: string; url: string; expires_at: string }>;
   retrieveCheckout(sessionId: string): Promise<CheckoutFacts | undefined>;
   expireCheckout(sessionId: string): Promise<void>;
-  chargeSavedCard(
-    charge: OrderCharge,
+  /** The order's PaymentIntent for one charge, created once per key (payments' openOrderIntent). */
+  openIntent(charge: OrderCharge, input: { idempotencyKey: string }, now: Date): Promise<string>;
+  /** Confirms it with a saved card; a card's refusal is answered, a provider's failure thrown. */
+  confirmIntent(
+    intentId: string,
     input: {
+      userId: string;
       paymentMethod: string | undefined;
       offSession: boolean;
       returnPath: string;
-      idempotencyKey: string;
+      fresh: boolean;
     },
     now: Date,
   ): Promise<PaymentFacts>;
@@ -41,14 +52,16 @@ export interface OrderPayments {
     orderId: string;
     amount?: number;
     idempotencyKey: string;
-  }): Promise<{ refund_id: string; amount: number; status: string | null; created: string }>;
+  }): Promise<RefundFacts>;
+  /** Every refund of a payment, ours or made in Stripe's dashboard. */
+  refundsOf(paymentIntentId: string): Promise<RefundFacts[]>;
   payoutAccountOf(userId: string): Promise<string | undefined>;
   transfer(input: ShareTransfer): Promise<{ transfer_id: string; created: string }>;
   reverseTransfer(input: {
     transferId: string;
     orderId: string;
     idempotencyKey: string;
-  }): Promise<{ created: string } | null>;
+  }): Promise<ReversalOutcome | null>;
 }
 
 export type OrderItemsRepo = Pick<

@@ -2,7 +2,14 @@ import type Stripe from 'stripe';
 import { DomainError } from '../core/errors';
 import { ensureCustomer, listCards } from './cards';
 import type { PaymentsDeps } from './payments';
-import { isMissing, isStripeError, viaStripe } from './payments.stripe';
+import { logger } from '../core/logger';
+import {
+  isMissing,
+  isProviderFailure,
+  isStripeError,
+  stripeFailure,
+  viaStripe,
+} from './payments.stripe';
 
 /**
  * Orders' card payments (issue 12; DESIGN §7): one charge per order payment, separate charges and
@@ -11,6 +18,9 @@ import { isMissing, isStripeError, viaStripe } from './payments.stripe';
  * code that talks to Stripe about money. Every creating call carries an idempotency key derived
  * from the order, so a retried call or task never charges, refunds or transfers twice.
  */
+
+/** The card provider's failure a buyer is shown (spec 000 §8 Buy: "card provider error"). */
+const PROVIDER = 'market.buy.errors.card_provider' as const;
 
 /** What orders know of a payment, read from Stripe (the truth). */
 export interface PaymentFacts {
@@ -106,7 +116,7 @@ export async function retrievePayment(
     return await factsOf(stripe, intent);
   } catch (error) {
     if (isMissing(error)) return undefined;
-    throw error;
+    throw stripeFailure('payments.errors.provider', error);
   }
 }
 
@@ -135,7 +145,7 @@ export async function createOrderCheckout(
 ): Promise<{ session_id: string; url: string; expires_at: string }> {
   const customer = await ensureCustomer(deps, charge.userId, now);
   const stripe = await deps.stripe();
-  const session = await viaStripe('checkout.errors.payment_intent', () =>
+  const session = await viaStripe(PROVIDER, () =>
     stripe.checkout.sessions.create(
       {
         mode: 'payment',
@@ -196,7 +206,7 @@ export async function retrieveCheckout(
     session = await stripe.checkout.sessions.retrieve(sessionId);
   } catch (error) {
     if (isMissing(error)) return undefined;
-    throw error;
+    throw stripeFailure('payments.errors.provider', error);
   }
   return {
     session_id: session.id,
@@ -230,28 +240,65 @@ export async function expireCheckout(deps: PaymentsDeps, sessionId: string): Pro
   } catch (error) {
     // Completed or expired in the meantime: the webhook of that outcome decides.
     if (isStripeError(error) && error.statusCode === 400) return;
-    throw error;
+    throw stripeFailure('payments.errors.provider', error);
   }
 }
 
 /**
- * Charges a saved card: on session (the buyer is at checkout: a card that needs authentication
- * answers Stripe's page, returning to `returnPath`), or off session (a deposit order's balance).
- * A declined card answers its facts with `error_code`; nothing throws for a card's refusal.
+ * The PaymentIntent an order pays one charge with from saved cards (issue 30 §5): created once,
+ * unconfirmed, under a key of the order and the kind of charge only, so two tabs, a double click,
+ * a retried call and the auction close all confirm the same intent, which Stripe lets succeed
+ * once. The order keeps its id (Stripe keeps a key 24 hours; a balance may be charged later).
  */
-export async function chargeSavedCard(
+export async function openOrderIntent(
   deps: PaymentsDeps,
   charge: OrderCharge,
+  input: { idempotencyKey: string },
+  now: Date,
+): Promise<string> {
+  const customer = await ensureCustomer(deps, charge.userId, now);
+  const stripe = await deps.stripe();
+  const intent = await viaStripe(PROVIDER, () =>
+    stripe.paymentIntents.create(
+      {
+        amount: charge.unitAmount * charge.quantity,
+        currency: charge.currency.toLowerCase(),
+        customer,
+        transfer_group: charge.orderId,
+        metadata: metadataOf(charge),
+      },
+      { idempotencyKey: input.idempotencyKey },
+    ),
+  );
+  return intent.id;
+}
+
+function methodOf(intent: Stripe.PaymentIntent): string | null {
+  return idOf(intent.payment_method as string | { id: string } | null);
+}
+
+/**
+ * Confirms an order's PaymentIntent with a saved card: on session (the buyer is there: a card that
+ * needs the bank answers Stripe's page, returning to `returnPath`), or off session (an auction's
+ * winner, a deposit order's balance). A card's refusal is answered as facts with `error_code`;
+ * nothing throws for it. An intent another attempt already moved on (paid in another tab, waiting
+ * on the bank with this very card) is answered as it stands, never confirmed again. A provider's
+ * failure throws ProviderUnavailable.
+ */
+export async function confirmOrderIntent(
+  deps: PaymentsDeps,
+  intentId: string,
   input: {
+    userId: string;
     paymentMethod: string | undefined;
     offSession: boolean;
     returnPath: string;
-    idempotencyKey: string;
+    /** Just created: nothing can have happened to it yet (saves a read). */
+    fresh: boolean;
   },
   now: Date,
 ): Promise<PaymentFacts> {
-  const customer = await ensureCustomer(deps, charge.userId, now);
-  const cards = (await listCards(deps, charge.userId, now)).payment_methods;
+  const cards = (await listCards(deps, input.userId, now)).payment_methods;
   const card =
     input.paymentMethod === undefined
       ? (cards.find((entry) => entry.default) ?? cards[0])
@@ -265,37 +312,48 @@ export async function chargeSavedCard(
     );
   }
   const stripe = await deps.stripe();
-  const params: Stripe.PaymentIntentCreateParams = {
-    amount: charge.unitAmount * charge.quantity,
-    currency: charge.currency.toLowerCase(),
-    customer,
-    payment_method: card.id,
-    confirm: true,
-    transfer_group: charge.orderId,
-    metadata: metadataOf(charge),
-    expand: ['latest_charge'],
-    ...(input.offSession
-      ? { off_session: true }
-      : { return_url: `${deps.webOrigin}${input.returnPath}` }),
-  };
+  const current = async () =>
+    factsOf(
+      stripe,
+      await viaStripe(PROVIDER, () =>
+        stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] }),
+      ),
+    );
+  if (!input.fresh) {
+    const intent = await viaStripe(PROVIDER, () =>
+      stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] }),
+    );
+    const waiting = intent.status === 'requires_action' && methodOf(intent) === card.id;
+    if (
+      intent.status === 'succeeded' ||
+      intent.status === 'processing' ||
+      intent.status === 'canceled' ||
+      waiting
+    ) {
+      return factsOf(stripe, intent);
+    }
+  }
   try {
-    const intent = await stripe.paymentIntents.create(params, {
-      idempotencyKey: input.idempotencyKey,
+    const intent = await stripe.paymentIntents.confirm(intentId, {
+      payment_method: card.id,
+      expand: ['latest_charge'],
+      ...(input.offSession
+        ? { off_session: true }
+        : { return_url: `${deps.webOrigin}${input.returnPath}` }),
     });
     return await factsOf(stripe, intent);
   } catch (error) {
     // A card error (declined, authentication needed off session) carries the intent it failed.
     if (isStripeError(error) && error.type === 'StripeCardError') {
       const failed = (error.raw as { payment_intent?: Stripe.PaymentIntent }).payment_intent;
-      if (failed !== undefined) {
-        const facts = await factsOf(stripe, failed);
-        return { ...facts, error_code: error.decline_code ?? error.code ?? 'card_declined' };
-      }
-      throw new DomainError('checkout.errors.card_declined', {
-        message: 'The card was declined.',
-      });
+      const facts = failed === undefined ? await current() : await factsOf(stripe, failed);
+      return { ...facts, error_code: error.decline_code ?? error.code ?? 'card_declined' };
     }
-    return viaStripe('checkout.errors.payment_submit', () => Promise.reject(error));
+    // Another attempt moved it on meanwhile (a concurrent confirm that succeeded): as it stands.
+    if (isStripeError(error) && error.code === 'payment_intent_unexpected_state') {
+      return current();
+    }
+    throw stripeFailure(PROVIDER, error);
   }
 }
 
@@ -329,6 +387,38 @@ export async function refundPayment(
   };
 }
 
+/** A refund of a payment, ours or made in Stripe's dashboard. */
+export interface RefundFacts {
+  refund_id: string;
+  amount: number;
+  status: string | null;
+  created: string;
+}
+
+/** Every refund of a payment (succeeded or pending; failed and canceled ones gave nothing back). */
+export async function refundsOf(
+  deps: Pick<PaymentsDeps, 'stripe'>,
+  paymentIntentId: string,
+): Promise<RefundFacts[]> {
+  const stripe = await deps.stripe();
+  const refunds: RefundFacts[] = [];
+  await viaStripe('payments.errors.provider', async () => {
+    for await (const refund of stripe.refunds.list({
+      payment_intent: paymentIntentId,
+      limit: 100,
+    })) {
+      if (refund.status === 'failed' || refund.status === 'canceled') continue;
+      refunds.push({
+        refund_id: refund.id,
+        amount: refund.amount,
+        status: refund.status,
+        created: new Date(refund.created * 1000).toISOString(),
+      });
+    }
+  });
+  return refunds;
+}
+
 /** The user's connected account when it can receive transfers, else undefined. */
 export async function payoutAccountOf(
   deps: PaymentsDeps,
@@ -342,7 +432,7 @@ export async function payoutAccountOf(
     return account.capabilities?.transfers === 'active' ? account.id : undefined;
   } catch (error) {
     if (isMissing(error)) return undefined;
-    throw error;
+    throw stripeFailure('payments.errors.provider', error);
   }
 }
 
@@ -410,11 +500,24 @@ export async function transferShare(
   return { transfer_id: transfer.id, created: new Date(transfer.created * 1000).toISOString() };
 }
 
-/** Takes a transfer back in full, once per key. */
+/** What became of taking a transfer back. */
+export type ReversalOutcome =
+  | { status: 'reversed'; amount: number; created: string }
+  /**
+   * Stripe refused it (the connected account's balance cannot cover it, the account is gone):
+   * `amount` is what the account still owes the platform.
+   */
+  | { status: 'refused'; amount: number; code: string };
+
+/**
+ * Takes what is left of a transfer back, once per key; null when nothing is left. A reversal Stripe
+ * refuses is answered, not thrown (the caller records what the account owes); a provider's failure
+ * throws ProviderUnavailable.
+ */
 export async function reverseTransfer(
   deps: PaymentsDeps,
   input: { transferId: string; orderId: string; idempotencyKey: string },
-): Promise<{ created: string } | null> {
+): Promise<ReversalOutcome | null> {
   const stripe = await deps.stripe();
   const transfer = await viaStripe('payments.errors.provider', () =>
     stripe.transfers.retrieve(input.transferId),
@@ -422,14 +525,30 @@ export async function reverseTransfer(
   const left = transfer.amount - transfer.amount_reversed;
   if (left <= 0) {
     const last = transfer.reversals.data[0];
-    return last === undefined ? null : { created: new Date(last.created * 1000).toISOString() };
+    return last === undefined
+      ? null
+      : { status: 'reversed', amount: 0, created: new Date(last.created * 1000).toISOString() };
   }
-  const reversal = await viaStripe('payments.errors.provider', () =>
-    stripe.transfers.createReversal(
+  try {
+    const reversal = await stripe.transfers.createReversal(
       input.transferId,
       { amount: left, metadata: { order_id: input.orderId } },
       { idempotencyKey: input.idempotencyKey },
-    ),
-  );
-  return { created: new Date(reversal.created * 1000).toISOString() };
+    );
+    return {
+      status: 'reversed',
+      amount: reversal.amount,
+      created: new Date(reversal.created * 1000).toISOString(),
+    };
+  } catch (error) {
+    if (isStripeError(error) && !isProviderFailure(error) && error.statusCode === 400) {
+      logger.warn('stripe refused a transfer reversal', {
+        transferId: input.transferId,
+        code: error.code,
+        stripeMessage: error.message,
+      });
+      return { status: 'refused', amount: left, code: error.code ?? 'reversal_refused' };
+    }
+    throw stripeFailure('payments.errors.provider', error);
+  }
 }

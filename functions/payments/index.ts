@@ -6,11 +6,13 @@ export { ensureCustomer, checkCards, listCards } from './cards';
 export { checkOnboarding } from './onboarding';
 export type { PaymentsDeps } from './payments';
 export {
-  chargeSavedCard,
+  confirmOrderIntent,
   createOrderCheckout,
+  openOrderIntent,
   expireCheckout,
   payoutAccountOf,
   refundPayment,
+  refundsOf,
   retrieveCheckout,
   retrievePayment,
   reverseTransfer,
@@ -18,6 +20,9 @@ export {
   type CheckoutFacts,
   type OrderCharge,
   type PaymentFacts,
+  type RefundFacts,
+  type ReversalOutcome,
   type ShareTransfer,
 } from './charges';
 export { paymentsDeps } from './payments.deps';
+export { ProviderUnavailable } from './payments.stripe';

@@ -97,29 +97,64 @@ export function isStripeError(error: unknown): error is Stripe.errors.StripeErro
 }
 
 /**
- * Runs a Stripe call; a Stripe failure becomes `code` (503, logged with Stripe's request id), so
- * no internal detail reaches the caller. A DomainError passes through.
+ * A failure of the provider, not of the request or the card: Stripe unreachable, a timeout, a 5xx,
+ * a 429 (rate limit, lock contention), an idempotency conflict with a request still running.
+ * Retrying later is the answer: a call answers 503 with its code (the user tries again), a
+ * workflow task or a trigger throws it so its retry applies, the webhook answers 5xx so Stripe
+ * delivers again. Never recorded as a card's refusal.
+ */
+export class ProviderUnavailable extends DomainError {
+  override name = 'ProviderUnavailable';
+}
+
+/** Whether a Stripe error is the provider's failure (retry later), not a refusal. */
+export function isProviderFailure(error: unknown): boolean {
+  if (!isStripeError(error)) return false;
+  if (
+    error instanceof Stripe.errors.StripeConnectionError ||
+    error instanceof Stripe.errors.StripeAPIError ||
+    error instanceof Stripe.errors.StripeRateLimitError ||
+    error instanceof Stripe.errors.StripeAuthenticationError ||
+    error instanceof Stripe.errors.StripePermissionError
+  ) {
+    return true;
+  }
+  const status = error.statusCode ?? 0;
+  // 409: another request with the same idempotency key is still running; lock_timeout: the object
+  // is busy with a concurrent request (both clear by themselves).
+  return status >= 500 || status === 429 || status === 409 || error.code === 'lock_timeout';
+}
+
+/**
+ * Runs a Stripe call; a Stripe failure becomes `code`, logged with Stripe's request id, so no
+ * internal detail reaches the caller: a provider's failure as ProviderUnavailable (retry later), a
+ * refused request as a DomainError. A DomainError passes through. A card's refusal is a domain
+ * outcome its caller reads before this (chargeSavedCard, confirmOrderIntent).
  */
 export async function viaStripe<T>(code: ErrorCode, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof DomainError) throw error;
-    if (isStripeError(error)) {
-      logger.error('stripe call failed', {
-        stripeType: error.type,
-        stripeCode: error.code,
-        stripeParam: error.param,
-        stripeRequestId: error.requestId,
-        statusCode: error.statusCode,
-        message: error.message,
-      });
-      throw new DomainError(code, {
-        message: 'The card payment provider could not complete the request. Please try again.',
-      });
-    }
-    throw error;
+    throw stripeFailure(code, error);
   }
+}
+
+/** The DomainError a failed Stripe call becomes (see viaStripe); anything else as it is. */
+export function stripeFailure(code: ErrorCode, error: unknown): unknown {
+  if (error instanceof DomainError || !isStripeError(error)) return error;
+  const provider = isProviderFailure(error);
+  logger.error(provider ? 'stripe unavailable' : 'stripe refused a request', {
+    stripeType: error.type,
+    stripeCode: error.code,
+    stripeParam: error.param,
+    stripeRequestId: error.requestId,
+    statusCode: error.statusCode,
+    stripeMessage: error.message,
+  });
+  const message = 'The card payment provider could not complete the request. Please try again.';
+  return provider
+    ? new ProviderUnavailable(code, { message, cause: error })
+    : new DomainError(code, { message, cause: error });
 }
 
 /** Whether Stripe answered that the object does not exist (404 resource_missing). */

@@ -48,6 +48,8 @@ export const ERROR_CODES = {
   // Accounts: sign-up and login (spec 001 §8). A 409 of sign-up names the taken fields.
   'users.errors.taken': 'conflict',
   'idempotency.key_reused': 'conflict',
+  // The first request with this Idempotency-Key is still running (core/answers.ts).
+  'idempotency.in_progress': 'conflict',
   'login.errors.401': 'unauthenticated',
   'login.errors.403': 'forbidden',
   'login.errors.500': 'unexpected',
@@ -208,6 +210,9 @@ export const ERROR_CODES = {
   'orders.errors.not_allowed': 'conflict',
   'orders.errors.already_paid': 'conflict',
   'orders.errors.not_party': 'forbidden',
+  // A cancel whose copies cannot come back (the buyer listed, transferred or used them since):
+  // refused rather than refunding the buyer and leaving them the copies (issue 30 §4).
+  'orders.errors.copies_not_returnable': 'conflict',
   // Notifications (spec 001 §7): an id that is not one of the caller's; an unsubscribe link that
   // is not signed by us (or whose user is gone); the activity given does not match.
   'notifications.errors.not_found': 'not_found',

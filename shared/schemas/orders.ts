@@ -214,7 +214,17 @@ export const lineItemSchema = z.object({
 });
 
 export const TRANSFER_PARTIES = ['seller', 'creator', 'beneficiary'] as const;
-export const TRANSFER_STATES = ['held', 'paid', 'reversed', 'waiting_account'] as const;
+/**
+ * `reversal_failed`: the share was paid out and Stripe refused to take it back (the account's
+ * balance could not cover it); the account owes it, and it is kept back from its next payouts.
+ */
+export const TRANSFER_STATES = [
+  'held',
+  'paid',
+  'reversed',
+  'waiting_account',
+  'reversal_failed',
+] as const;
 
 export const orderTransferSchema = z.object({
   party: z.enum(TRANSFER_PARTIES),
@@ -223,6 +233,8 @@ export const orderTransferSchema = z.object({
   currency,
   state: z.enum(TRANSFER_STATES),
   transfer_id: z.string().nullable(),
+  /** Kept back from this share to pay off what the account owed (minor units; 0 when none). */
+  netted: moneyAmount,
 });
 
 export const orderPaymentSchema = z.object({
@@ -234,6 +246,11 @@ export const orderPaymentSchema = z.object({
   payment_intent_id: z.string().nullable(),
   receipt_url: z.string().nullable(),
   paid_at: z.string().nullable(),
+  /**
+   * Money the order did not ask for (a second payment of what was paid, a payment after the order
+   * ended): refunded at once, never paid out.
+   */
+  extra: z.boolean(),
 });
 
 export const orderEventSchema = z.object({

@@ -388,7 +388,9 @@ export function moneyRoutes(context: MoneyContext): Money {
   ): Stripe.PaymentIntent {
     if (
       current.status !== 'requires_payment_method' &&
-      current.status !== 'requires_confirmation'
+      current.status !== 'requires_confirmation' &&
+      // Confirmed again while the bank waits (another card chosen): that attempt is dropped.
+      current.status !== 'requires_action'
     ) {
       throw invalid(
         'intent',

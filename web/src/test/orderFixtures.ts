@@ -127,6 +127,7 @@ export function paidOrderFixture(overrides: Partial<Order> = {}): Order {
         payment_intent_id: 'pi_1',
         receipt_url: 'https://pay.stripe.test/receipts/1',
         paid_at: '2026-03-01T10:01:00.000Z',
+        extra: false,
       },
     ],
     transfers: [
@@ -137,6 +138,7 @@ export function paidOrderFixture(overrides: Partial<Order> = {}): Order {
         currency: 'USD',
         state: 'held',
         transfer_id: null,
+        netted: 0,
       },
     ],
     timeline: [

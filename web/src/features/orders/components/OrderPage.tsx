@@ -491,6 +491,11 @@ function OrderView({ order, userId }: { order: Order; userId: string }) {
                         ? ` · ${formatDateTime(payment.paid_at, { timeZone: zone })}`
                         : ''}
                     </Typography>
+                    {payment.extra ? (
+                      <Typography variant="body2" color="text.secondary">
+                        {t('orders.payments.extra')}
+                      </Typography>
+                    ) : null}
                   </Box>
                   {payment.receipt_url ? (
                     <Link
@@ -537,12 +542,21 @@ function OrderView({ order, userId }: { order: Order; userId: string }) {
                     justifyContent: 'space-between',
                   }}
                 >
-                  <Typography>
-                    {t(`orders.transfers.party.${transfer.party}`)} ·{' '}
-                    <Link component={RouterLink} to={`/${transfer.user.nick}`}>
-                      @{transfer.user.nick}
-                    </Link>
-                  </Typography>
+                  <Box sx={{ minWidth: 0 }}>
+                    <Typography>
+                      {t(`orders.transfers.party.${transfer.party}`)} ·{' '}
+                      <Link component={RouterLink} to={`/${transfer.user.nick}`}>
+                        @{transfer.user.nick}
+                      </Link>
+                    </Typography>
+                    {transfer.netted > 0 ? (
+                      <Typography variant="body2" color="text.secondary">
+                        {t('orders.transfers.netted', {
+                          amount: priceText(transfer.netted, transfer.currency),
+                        })}
+                      </Typography>
+                    ) : null}
+                  </Box>
                   <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
                     <Typography sx={{ fontVariantNumeric: 'tabular-nums' }}>
                       {priceText(transfer.amount, transfer.currency)}

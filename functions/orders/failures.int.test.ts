@@ -1,0 +1,432 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gatewayFetch, twin, useTwinEnv } from '../../infra/local/test/twin-context';
+import { clearFaults, injectFault, payOutAccount } from '../../infra/local/stripe/testing';
+import {
+  call,
+  hasCognito,
+  logIn,
+  makeAdmin,
+  newUser,
+  type TestUser,
+} from '../accounts/testing/session';
+import { dynamoDocumentClient } from '../core/clients';
+import { readEnv } from '../core/env';
+import { putFinishedItem } from '../items/testing/items';
+import { createItemsRepo, lockPack } from '../items/index';
+import { listCards, paymentsDeps } from '../payments/index';
+import type {
+  CardPayment,
+  CheckoutSession,
+  Order,
+  WalletActivity,
+} from '../../shared/schemas/orders';
+import { ordersDeps } from './orders.deps';
+import {
+  addCard,
+  enterCard,
+  listApproved,
+  onboardSeller,
+  payOutside,
+  stripeState,
+  twinStripe,
+  until,
+  webhooks,
+} from './testing/market';
+
+/**
+ * Money that survives failure (issue 30), on the twin: a double click, two tabs and five calls at
+ * once give one charge; a retried request with its Idempotency-Key gets the first answer; a payment
+ * page racing a saved card, and a second payment of a paid order, never undo the sale; a refund
+ * made in Stripe's dashboard has its wallet line; the card provider down answers its own error and
+ * charges nothing; a cancel never refunds and leaves the copies; a reversal Stripe refuses is
+ * recorded as owed and kept back from the account's next payout.
+ */
+const RUN = `fa${Date.now().toString(36)}`;
+let seller: TestUser;
+let buyer: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  useTwinEnv();
+  if (!hasCognito()) return;
+  [seller, buyer, admin] = await Promise.all([newUser(RUN), newUser(RUN), newUser(RUN)]);
+  await makeAdmin(admin.id);
+  admin = { ...admin, ...(await logIn(admin)) };
+  await Promise.all([onboardSeller(seller), addCard(buyer)]);
+}, 180_000);
+
+const stripeUrl = () => twin().urls.stripe;
+
+/** A digital item of the seller listed at `price` (paid, it is fulfilled and paid out at once). */
+async function listed(title: string, price: number, copies = 1) {
+  const item = await putFinishedItem({
+    creator: { id: seller.id, nick: seller.nick },
+    copies,
+    product_type: 'digital',
+    title,
+  });
+  return listApproved(seller, admin, item.id, { copies, price });
+}
+
+async function book(user: TestUser, offeringId: string, quantity = 1): Promise<Order> {
+  const answer = await call<Order>('POST', `/api/users/${user.id}/offering/assigntoken2preorder`, {
+    token: user.accessToken,
+    body: { order: { offeringid: offeringId, quantity, postaladdress: null } },
+  });
+  expect(answer.status).toBe(201);
+  return answer.json.data;
+}
+
+/** The saved-card payment call as a browser sends it (an Idempotency-Key when given). */
+async function pay(user: TestUser, orderId: string, key?: string) {
+  const response = await gatewayFetch('/api/payment-gateway/create-payment-intent', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${user.accessToken}`,
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+    body: JSON.stringify({ order_id: orderId }),
+  });
+  return {
+    status: response.status,
+    replayed: response.headers.get('idempotent-replayed') === 'true',
+    text: await response.clone().text(),
+    json: (await response.json()) as { data: CardPayment; error: { code: string } },
+  };
+}
+
+const orderOf = async (user: TestUser, orderId: string) =>
+  (
+    await call<Order>('POST', '/api/order/retrievebyid', {
+      token: user.accessToken,
+      body: { order_id: orderId },
+    })
+  ).json.data;
+
+async function waitOrder(user: TestUser, orderId: string, done: (order: Order) => boolean) {
+  return until(() => orderOf(user, orderId), done);
+}
+
+const walletOf = async (user: TestUser) =>
+  (
+    await call<{ items: WalletActivity[] }>('GET', '/api/payment-gateway/activity', {
+      token: user.accessToken,
+    })
+  ).json.data.items;
+
+/** The order's payments as Stripe has them: succeeded ones, with what was refunded of each. */
+async function chargesOf(orderId: string) {
+  return (await stripeState()).payments.filter(
+    (payment) => payment.transfer_group === orderId && payment.status === 'succeeded',
+  );
+}
+
+async function buyerCard(user: TestUser): Promise<string> {
+  const card = (await listCards(paymentsDeps(), user.id, new Date())).payment_methods[0];
+  if (card === undefined) throw new Error('no saved card');
+  return card.id;
+}
+
+describe('one charge per order payment', () => {
+  it('five calls at once (a double click, two tabs) confirm one PaymentIntent: one charge', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Five clicks', 1_500);
+    const order = await book(buyer, offering.id);
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => pay(buyer, order.id)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.json.data.status).toBe('succeeded');
+    }
+    expect(new Set(answers.map((answer) => answer.json.data.payment_intent_id)).size).toBe(1);
+    const paid = await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    expect(paid).toMatchObject({ paid: 1_500, refunded: 0 });
+    expect(paid.payments).toHaveLength(1);
+    const charges = await chargesOf(order.id);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ amount: 1_500, refunded: 0 });
+  });
+
+  it('the same Idempotency-Key at once and again later gets the first answer, charged once', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Retried request', 1_600);
+    const order = await book(buyer, offering.id);
+    const key = `pay-${order.id}`;
+    const [first, second] = await Promise.all([
+      pay(buyer, order.id, key),
+      pay(buyer, order.id, key),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    // One ran, the other waited for its answer and got it back as it was.
+    expect([first.replayed, second.replayed].sort()).toEqual([false, true]);
+    expect(JSON.parse(second.text).data).toEqual(JSON.parse(first.text).data);
+    // The answer lost on a slow network: the browser retries with its key a while later.
+    const retried = await pay(buyer, order.id, key);
+    expect(retried).toMatchObject({ status: 200, replayed: true });
+    expect(retried.json.data).toEqual(first.json.data);
+    // The same key for another order is another request: refused.
+    const other = await book(buyer, (await listed('Another order', 1_000)).id);
+    const reused = await pay(buyer, other.id, key);
+    expect(reused.status).toBe(409);
+    expect(reused.json.error.code).toBe('idempotency.key_reused');
+    await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    expect(await chargesOf(order.id)).toHaveLength(1);
+  });
+
+  it("paid on Stripe's page a moment before the saved card: the saved card is not charged", async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Page first', 1_700);
+    const order = await book(buyer, offering.id);
+    const page = await call<CheckoutSession>('POST', '/api/payment-gateway/checkout/create', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    expect(page.status).toBe(200);
+    // The page's payment goes through while its webhooks are still on their way.
+    await webhooks('hold', order.id);
+    await enterCard(page.json.data.url, '4242424242424242');
+    const card = await pay(buyer, order.id);
+    expect(card.status).toBe(200);
+    expect(card.json.data.status).toBe('succeeded');
+    await webhooks('release', order.id);
+    const paid = await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    expect(paid).toMatchObject({ paid: 1_700, refunded: 0 });
+    const charges = await chargesOf(order.id);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]?.id).toBe(card.json.data.payment_intent_id);
+  });
+
+  it('a second payment of a paid order is refunded alone: the order stays paid, the copy the buyer’s', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Paid twice', 1_800);
+    const order = await book(buyer, offering.id);
+    const first = await pay(buyer, order.id);
+    expect(first.json.data.status).toBe('succeeded');
+    await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    // A payment page left open in another tab is paid too (its refund comes back as
+    // charge.refunded, which must not be read as a refund of the order).
+    const second = await payOutside(order.id, buyer.id, 1_800);
+    const settled = await waitOrder(
+      buyer,
+      order.id,
+      (current) => current.refunded === 1_800 && current.payments.length === 2,
+    );
+    // Let the refund's own webhooks arrive, then check nothing else moved.
+    await until(
+      async () => (await stripeState()).payments.find((payment) => payment.id === second.id),
+      (payment) => payment?.refunded === 1_800,
+    );
+    // The lines come from the call, the webhooks and the refund as each gets there: all three.
+    const wallet = await until(
+      () => walletOf(buyer),
+      (lines) => lines.filter((line) => line.order_id === order.id).length === 3,
+    );
+    const after = await orderOf(buyer, order.id);
+    expect(after).toMatchObject({ status: 'fulfilled', paid: 3_600, refunded: 1_800 });
+    expect(settled.payments.map((payment) => [payment.payment_intent_id, payment.status])).toEqual([
+      [first.json.data.payment_intent_id, 'succeeded'],
+      [second.id, 'refunded'],
+    ]);
+    const charges = await chargesOf(order.id);
+    expect(charges.map((charge) => [charge.id, charge.refunded]).sort()).toEqual(
+      [
+        [first.json.data.payment_intent_id, 0],
+        [second.id, 1_800],
+      ].sort(),
+    );
+    // The seller was paid once, from the first charge only.
+    const transfers = (await stripeState()).transfers.filter(
+      (transfer) => transfer.transfer_group === order.id,
+    );
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]?.amount_reversed ?? 0).toBe(0);
+    // The buyer's wallet: the order's payment, and the second charge with its refund.
+    const lines = wallet.filter((line) => line.order_id === order.id);
+    expect(lines.map((line) => [line.event, line.amount]).sort()).toEqual(
+      [
+        ['payment', 1_800],
+        ['payment', 1_800],
+        ['refund', 1_800],
+      ].sort(),
+    );
+  });
+});
+
+describe('refunds, outages and cancels', () => {
+  it("a refund made in Stripe's dashboard: the wallet line, and a full one cancels the order", async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Dashboard refund', 2_000);
+    const order = await book(buyer, offering.id);
+    const paid = await pay(buyer, order.id);
+    await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    const intent = paid.json.data.payment_intent_id as string;
+    // Support refunds part of it in the dashboard: a line, the order unchanged.
+    const part = await twinStripe().refunds.create({ payment_intent: intent, amount: 500 });
+    const partial = await until(
+      () => walletOf(buyer),
+      (lines) => lines.some((line) => line.id === part.id),
+    );
+    expect(partial.find((line) => line.id === part.id)).toMatchObject({
+      event: 'refund',
+      amount: 500,
+      order_id: order.id,
+    });
+    expect(await waitOrder(buyer, order.id, (current) => current.refunded === 500)).toMatchObject({
+      status: 'fulfilled',
+    });
+    // Then the rest: the order is cancelled, the copy goes back, both refunds have their lines.
+    const rest = await twinStripe().refunds.create({ payment_intent: intent });
+    const cancelled = await waitOrder(buyer, order.id, (current) => current.status === 'cancelled');
+    expect(cancelled.refunded).toBe(2_000);
+    const lines = await until(
+      () => walletOf(buyer),
+      (current) => current.some((line) => line.id === rest.id),
+    );
+    expect(
+      lines
+        .filter((line) => line.order_id === order.id && line.event === 'refund')
+        .map((line) => line.amount)
+        .sort(),
+    ).toEqual([1_500, 500]);
+  });
+
+  it('the card provider down: the buyer is told to try again, nothing is charged, the retry pays once', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Provider down', 2_100);
+    const order = await book(buyer, offering.id);
+    const card = await buyerCard(buyer);
+    // Stripe answers 500 to every attempt (the SDK's own retries included).
+    await injectFault(stripeUrl(), {
+      method: 'POST',
+      path: '/v1/payment_intents/*/confirm',
+      match: card,
+      fault: 'api_error',
+      times: 3,
+    });
+    const down = await pay(buyer, order.id);
+    expect(down.status).toBe(503);
+    expect(down.json.error.code).toBe('market.buy.errors.card_provider');
+    // Not a card's refusal: no payment error on the order, which can still be paid.
+    const waiting = await orderOf(buyer, order.id);
+    expect(waiting).toMatchObject({ status: 'payment_intent_created', payment_error: null });
+    expect(waiting.actions).toContain('pay');
+    expect(await chargesOf(order.id)).toHaveLength(0);
+    // The answer of a confirm that went through is lost (3 times): the retry finds it paid.
+    await injectFault(stripeUrl(), {
+      method: 'POST',
+      path: '/v1/payment_intents/*/confirm',
+      match: card,
+      fault: 'lost',
+      times: 3,
+    });
+    const lost = await pay(buyer, order.id);
+    expect(lost.status).toBe(503);
+    const retried = await pay(buyer, order.id);
+    expect(retried.status).toBe(200);
+    expect(retried.json.data.status).toBe('succeeded');
+    await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    expect(await chargesOf(order.id)).toHaveLength(1);
+    await clearFaults(stripeUrl(), card);
+  });
+
+  it('a cancel whose copies the buyer listed since is refused, and nothing is refunded', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const item = await putFinishedItem({
+      creator: { id: seller.id, nick: seller.nick },
+      copies: 1,
+      product_type: 'physical',
+      title: 'Relisted',
+    });
+    const offering = await listApproved(seller, admin, item.id, { copies: 1, price: 2_200 });
+    const booked = await call<Order>(
+      'POST',
+      `/api/users/${buyer.id}/offering/assigntoken2preorder`,
+      {
+        token: buyer.accessToken,
+        body: {
+          order: {
+            offeringid: offering.id,
+            quantity: 1,
+            postaladdress: {
+              country: 'ES',
+              fullname: 'Jo Buyer',
+              line1: 'Calle Mayor 1',
+              line2: null,
+              postalcode: '28013',
+              city: 'Madrid',
+              stateprovince: 'Madrid',
+              instructions: null,
+            },
+          },
+        },
+      },
+    );
+    expect(booked.status).toBe(201);
+    const order = booked.json.data;
+    expect((await pay(buyer, order.id)).json.data.status).toBe('succeeded');
+    await waitOrder(buyer, order.id, (current) => current.status === 'paid');
+    // The buyer puts the copy on the market again: their listing blocks it.
+    const locked = await lockPack(
+      createItemsRepo({ doc: dynamoDocumentClient(), tableName: readEnv().tableName }),
+      { itemId: item.id, ownerId: buyer.id, offeringId: `oF${RUN}relist`, want: 1, pack: 1 },
+    );
+    expect(locked.held).toBe(1);
+    const cancel = await call<Order>(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${order.id}`,
+      { token: seller.accessToken, body: { action: 'cancel', reason: 'Out of stock' } },
+    );
+    expect(cancel.status).toBe(409);
+    expect(cancel.json.error.code).toBe('orders.errors.copies_not_returnable');
+    expect(await orderOf(buyer, order.id)).toMatchObject({ status: 'paid', refunded: 0 });
+    expect((await chargesOf(order.id))[0]?.refunded).toBe(0);
+  });
+
+  it('a reversal Stripe refuses is recorded as owed, the rest goes on, and the next payout keeps it back', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const account = (await paymentsDeps().repo.getRecord(seller.id))?.stripe_account_id;
+    if (account === undefined) throw new Error('the seller has no account');
+    const offering = await listed('Paid out, then refunded', 2_500);
+    const order = await book(buyer, offering.id);
+    const paid = await pay(buyer, order.id);
+    const fulfilled = await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    expect(fulfilled.transfers).toHaveLength(0); // The buyer sees no transfers.
+    const share = (
+      await until(
+        async () => (await orderOf(seller, order.id)).transfers,
+        (transfers) => transfers.some((transfer) => transfer.state === 'paid'),
+      )
+    )[0]?.amount as number;
+    // Stripe pays the seller's balance out to their bank: nothing is left to take back.
+    await payOutAccount(stripeUrl(), account);
+    await twinStripe().refunds.create({
+      payment_intent: paid.json.data.payment_intent_id as string,
+    });
+    const cancelled = await waitOrder(
+      seller,
+      order.id,
+      (current) => current.status === 'cancelled',
+    );
+    expect(cancelled.refunded).toBe(2_500);
+    const refused = await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.some((transfer) => transfer.state === 'reversal_failed'),
+    );
+    expect(refused).toMatchObject([{ party: 'seller', amount: share, state: 'reversal_failed' }]);
+    expect(await ordersDeps().repo.owedBy(seller.id, 'EUR')).toBe(share);
+    // The seller's next sale: the share pays the debt off first.
+    const next = await listed('Next sale', 5_000);
+    const nextOrder = await book(buyer, next.id);
+    await pay(buyer, nextOrder.id);
+    const netted = await until(
+      async () => (await orderOf(seller, nextOrder.id)).transfers,
+      (transfers) => transfers.some((transfer) => transfer.state === 'paid'),
+    );
+    expect(netted[0]?.netted).toBe(share);
+    expect(await ordersDeps().repo.owedBy(seller.id, 'EUR')).toBe(0);
+    const made = (await stripeState()).transfers.filter(
+      (transfer) => transfer.transfer_group === nextOrder.id,
+    );
+    expect(made.map((transfer) => transfer.amount)).toEqual([(netted[0]?.amount ?? 0) - share]);
+  });
+});
