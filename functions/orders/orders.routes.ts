@@ -179,6 +179,10 @@ export const ordersRoutes = {
     live: true,
     notify: true,
     workflows: ['payout-release'],
+    // Budget: the most an HTTP call may have. confirm_receipt pays the parties inline and cancel
+    // refunds and reverses their transfers, as the payment webhook does (Stripe calls of 8 s
+    // client timeout, 2 retries, per party); the 10 s default would cut them off midway.
+    timeoutSeconds: 29,
     summary:
       "Moves an order: ship {carrier, tracking} or cancel {reason} (a full refund, the copies back) or ready (a deposit order's balance) by the seller, confirm_receipt by the buyer (the payouts go out); 403 orders.errors.not_party, 409 orders.errors.not_allowed",
     tags: TAGS,
