@@ -111,7 +111,7 @@ export interface WorkflowTask {
   /**
    * The function's time budget in whole seconds (its Lambda timeout; the twin stops it there).
    * Default 60, at most 900 (Lambda's limit); core/budgets.ts. A task's ASL Task states must
-   * allow it (TimeoutSeconds: infra/lib/workflow-budgets.test.ts).
+   * allow it (TimeoutSeconds: infra/lib/budgets.test.ts).
    */
   timeoutSeconds?: number;
 }
