@@ -1,4 +1,4 @@
-import type { RouteDeclaration, StreamTrigger, WorkflowTask } from './core/route';
+import type { RouteDeclaration, StreamTrigger, WebSocketRoute, WorkflowTask } from './core/route';
 import { accountsRoutes } from './accounts/accounts.routes';
 import { addressesRoutes } from './addresses/addresses.routes';
 import { bidsRoutes, bidsStreamTriggers } from './bids/bids.routes';
@@ -19,6 +19,7 @@ export type {
   HttpRoute,
   StackGroup,
   StreamTrigger,
+  WebSocketRoute,
   WorkflowTask,
 } from './core/route';
 
@@ -44,12 +45,6 @@ export const httpRoutes: readonly RouteDeclaration[] = [
   ordersRoutes,
   bidsRoutes,
 ].flatMap((routes): RouteDeclaration[] => Object.values(routes));
-
-export interface WebSocketRoute {
-  /** `$connect`, `$disconnect`, `$default` or a custom route key matched on the `action` field. */
-  routeKey: string;
-  handler: string;
-}
 
 export const webSocketRoutes: readonly WebSocketRoute[] = [
   { routeKey: '$connect', handler: 'realtime/handlers/connect' },

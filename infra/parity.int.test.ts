@@ -89,10 +89,14 @@ describe('scheduled jobs: AWS templates ↔ the twin scheduler ↔ scheduledJobs
     );
   });
 
-  it('schedules the same jobs on the twin, with the same handlers and rates', () => {
+  it('schedules the same jobs on the twin, with the same handlers, rates and budgets', () => {
     expect(twin().jobs).toEqual(
       Object.fromEntries(
-        declared.map(({ name, handler, rateMinutes }) => [name, { handler, rateMinutes }]),
+        declared.map(({ name, handler, rateMinutes }) => [
+          name,
+          // The budget of the function its rule invokes in AWS.
+          { handler, rateMinutes, timeoutSeconds: inventory.timeouts.jobs[name] },
+        ]),
       ),
     );
   });
@@ -129,10 +133,36 @@ describe('stream triggers: AWS templates ↔ the twin stream poller ↔ streamTr
     );
   });
 
-  it('runs the same triggers on the twin, with the same handlers and settings', () => {
+  it('runs the same triggers on the twin, with the same handlers, settings and budgets', () => {
     expect(twin().streams).toEqual(
-      Object.fromEntries(declared.map(({ name, mapping }) => [name, mapping])),
+      Object.fromEntries(
+        declared.map(({ name, mapping }) => [
+          name,
+          { ...mapping, timeoutSeconds: inventory.timeouts.streams[mapping.handler] },
+        ]),
+      ),
     );
+  });
+});
+
+describe('time budgets: the Lambda timeouts of the AWS templates ↔ what the twin enforces', () => {
+  it('holds every HTTP route to the timeout CDK gives its function', () => {
+    expect(Object.keys(inventory.timeouts.httpRoutes).sort()).toEqual(
+      httpRoutes.map(routeKey).sort(),
+    );
+    expect(twin().budgets.httpRoutes).toEqual(inventory.timeouts.httpRoutes);
+  });
+
+  it('holds every WebSocket route to its function timeout', () => {
+    expect(Object.keys(inventory.timeouts.webSocketRoutes).sort()).toEqual(
+      webSocketRoutes.map((route) => route.routeKey).sort(),
+    );
+    expect(twin().budgets.webSocketRoutes).toEqual(inventory.timeouts.webSocketRoutes);
+  });
+
+  it('holds every workflow task to the timeout of the function its state machines invoke', () => {
+    expect(Object.keys(twin().budgets.tasks).length).toBeGreaterThan(0);
+    expect(twin().budgets.tasks).toEqual(inventory.timeouts.tasks);
   });
 });
 

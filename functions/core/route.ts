@@ -79,6 +79,21 @@ export interface HttpRoute {
    * bytes). No JSON parsing and no body schema.
    */
   rawBody?: true;
+  /**
+   * The function's time budget in whole seconds (its Lambda timeout; the twin stops it there as
+   * Lambda does). Default 10; at most 29, since the HTTP API gives up on an integration after 30 s
+   * (core/budgets.ts). A route above the default says why at its declaration.
+   */
+  timeoutSeconds?: number;
+}
+
+/** A WebSocket route of the live channel (`webSocketRoutes` of functions/routes.ts). */
+export interface WebSocketRoute {
+  /** `$connect`, `$disconnect`, `$default` or a custom route key matched on the `action` field. */
+  routeKey: string;
+  handler: string;
+  /** As for an HTTP route: default 10 s, at most 29 (the WebSocket API's integration limit). */
+  timeoutSeconds?: number;
 }
 
 /**
@@ -93,6 +108,12 @@ export interface WorkflowTask {
   callbacks?: readonly string[];
   /** The task calls Stripe (CDK grants it the Stripe secret, as for a route). */
   stripe?: true;
+  /**
+   * The function's time budget in whole seconds (its Lambda timeout; the twin stops it there).
+   * Default 60, at most 900 (Lambda's limit); core/budgets.ts. A task's ASL Task states must
+   * allow it (TimeoutSeconds: infra/lib/budgets.test.ts).
+   */
+  timeoutSeconds?: number;
 }
 
 /**

@@ -185,6 +185,10 @@ export const ordersRoutes = {
     workflows: ['payout-release'],
     idempotency: 'optional',
     replayAnswer: true,
+    // Budget: the most an HTTP call may have. confirm_receipt pays the parties inline and cancel
+    // refunds and reverses their transfers, as the payment webhook does (Stripe calls of 8 s
+    // client timeout, 2 retries, per party); the 10 s default would cut them off midway.
+    timeoutSeconds: 29,
     summary:
       "Moves an order: ship {carrier, tracking} or cancel {reason} (the copies back in the same write, then a full refund) or ready (a deposit order's balance) by the seller, confirm_receipt by the buyer (the payouts go out); 403 orders.errors.not_party, 409 orders.errors.not_allowed / copies_not_returnable (the buyer listed or moved them since); 503 market.buy.errors.card_provider. Idempotency-Key optional: a retry gets the first answer",
     tags: TAGS,

@@ -189,6 +189,10 @@ export const paymentsRoutes = {
     live: true,
     notify: true,
     rawBody: true,
+    // Budget: the most an HTTP call may have. A payment event pays the sale's parties inline
+    // (seller, creator, beneficiary: up to 3 Stripe calls each, 8 s client timeout, 2 retries);
+    // at the 10 s default one slow Stripe answer cuts the payouts off (Stripe then redelivers).
+    timeoutSeconds: 29,
     summary:
       "Stripe's webhook endpoint: the Stripe-Signature is checked on the raw body (400 payments.errors.webhook_signature), each event is handled once whatever the redeliveries and their order; unknown types are acknowledged",
     tags: TAGS,

@@ -34,6 +34,7 @@ import {
 } from '../../functions/routes';
 import { addAlarms, STRIPE_WEBHOOK_HANDLER } from './alarms';
 import { BUNDLE_FILE } from './bundle';
+import { timeoutOf } from '../../functions/core/budgets';
 import { ENV } from '../../functions/core/env';
 import { readConfig, type AuthConfig, type MarketConfig } from './config';
 import { presentCognitoTriggers, type CognitoTriggerName } from './identity';
@@ -46,7 +47,12 @@ import { MonitoringStack } from './stacks/monitoring-stack';
 import { routeKey, RoutesStack } from './stacks/routes-stack';
 import { WebStack } from './stacks/web-stack';
 import { WorkflowsStack } from './stacks/workflows-stack';
-import { DEFAULT_WORKFLOWS_DIR, discoverWorkflows, type WorkflowFile } from './workflows';
+import {
+  DEFAULT_WORKFLOWS_DIR,
+  discoverWorkflows,
+  TASK_PREFIX,
+  type WorkflowFile,
+} from './workflows';
 
 /** Stack order of the route groups (the union type's members). */
 export const STACK_GROUPS: readonly StackGroup[] = [
@@ -185,7 +191,8 @@ export function checkScheduledJobs(
         `Scheduled job ${key} runs on ${job.runsOn}, whose handler is ${trigger.handler}, not ${job.handler}`,
       );
     }
-    const own = (['notify', 'stripe', 'workflows', 'callbacks'] as const).filter(
+    // Its budget too: it runs in the trigger's function, with the trigger's timeout.
+    const own = (['notify', 'stripe', 'workflows', 'callbacks', 'timeoutSeconds'] as const).filter(
       (option) => job[option] !== undefined,
     );
     if (own.length > 0) {
@@ -209,6 +216,16 @@ export function buildApp(options: BuildAppOptions): MarketApp {
   const streams = options.streamTriggers ?? defaultStreamTriggers;
   checkRoutes(routes);
   checkScheduledJobs(jobs, streams);
+  // Every budget Lambda and API Gateway can honour, before anything is built (core/budgets.ts).
+  for (const declaration of [
+    ...routes,
+    ...wsRoutes,
+    ...Object.values(tasks),
+    ...Object.values(jobs),
+    ...Object.values(streams),
+  ]) {
+    timeoutOf(declaration);
+  }
   const workflowFiles = discoverWorkflows(options.workflowsDir ?? DEFAULT_WORKFLOWS_DIR, tasks);
   checkWorkflowStarts(routes, tasks, workflowFiles, { ...jobs, ...streams });
 
@@ -461,6 +478,21 @@ export interface TemplateInventory {
   schedules: ScheduleEntry[];
   /** The table stream's event source mappings: the handler each runs and its settings. */
   streamMappings: StreamMappingEntry[];
+  /** The Lambda timeout (seconds) of what each runs, to compare with the declared budgets. */
+  timeouts: TimeoutInventory;
+}
+
+export interface TimeoutInventory {
+  /** By HTTP route key (`GET /api/health`): the function its integration invokes. */
+  httpRoutes: Record<string, number>;
+  /** By WebSocket route key (`$connect`). */
+  webSocketRoutes: Record<string, number>;
+  /** By `workflowTasks` key: the function a state machine substitutes for `${Task_<key>}`. */
+  tasks: Record<string, number>;
+  /** By `scheduledJobs` key: the function its rule targets (a `runsOn` job's: the trigger's). */
+  jobs: Record<string, number>;
+  /** By handler: the function each event source mapping of the table stream runs. */
+  streams: Record<string, number>;
 }
 
 export interface StreamMappingEntry {
@@ -506,6 +538,22 @@ function tagValue(
   return undefined;
 }
 
+/** The logical ids a value refers to with `Ref` or `Fn::GetAtt`, anywhere inside it. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value === null || typeof value !== 'object') return [];
+  const record = value as Record<string, unknown>;
+  if (typeof record.Ref === 'string') return [record.Ref];
+  const getAtt = record['Fn::GetAtt'];
+  if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return [getAtt[0]];
+  return Object.values(record).flatMap(refsIn);
+}
+
+/** The first Lambda function of the template that `value` refers to. */
+function functionIdIn(value: unknown, template: CfnTemplate): string | undefined {
+  return refsIn(value).find((id) => template.Resources?.[id]?.Type === 'AWS::Lambda::Function');
+}
+
 /** Lists what the synthesized templates contain, sorted (for parity checks). */
 export function templateInventory(templates: Record<string, CfnTemplate>): TemplateInventory {
   const inventory: TemplateInventory = {
@@ -515,9 +563,16 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
     handlers: [],
     schedules: [],
     streamMappings: [],
+    timeouts: { httpRoutes: {}, webSocketRoutes: {}, tasks: {}, jobs: {}, streams: {} },
   };
   for (const template of Object.values(templates)) {
     const resources = Object.entries(template.Resources ?? {});
+    /** The Timeout of the first function of this template `value` refers to (Ref or GetAtt). */
+    const timeoutOfTarget = (value: unknown): number | undefined => {
+      const id = functionIdIn(value, template);
+      const timeout = id === undefined ? undefined : template.Resources?.[id]?.Properties?.Timeout;
+      return typeof timeout === 'number' ? timeout : undefined;
+    };
     const webSocketApis = new Set(
       resources
         .filter(
@@ -531,12 +586,30 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
       if (resource.Type === 'AWS::ApiGatewayV2::Route') {
         const apiRef = (properties?.ApiId as { Ref?: string } | undefined)?.Ref;
         const key = String(properties?.RouteKey);
-        if (apiRef !== undefined && webSocketApis.has(apiRef))
-          inventory.webSocketRouteKeys.push(key);
+        const webSocket = apiRef !== undefined && webSocketApis.has(apiRef);
+        if (webSocket) inventory.webSocketRouteKeys.push(key);
         else inventory.httpRouteKeys.push(key);
+        // Target `integrations/<Ref integration>`: the function that integration invokes.
+        const integration = refsIn(properties?.Target)
+          .map((id) => template.Resources?.[id])
+          .find((r) => r?.Type === 'AWS::ApiGatewayV2::Integration');
+        const timeout = timeoutOfTarget(integration?.Properties?.IntegrationUri);
+        if (timeout !== undefined) {
+          inventory.timeouts[webSocket ? 'webSocketRoutes' : 'httpRoutes'][key] = timeout;
+        }
       } else if (resource.Type === 'AWS::StepFunctions::StateMachine') {
         const name = tagValue(properties, 'market:workflow');
         if (name !== undefined) inventory.workflows.push(name);
+        const substitutions = (properties?.DefinitionSubstitutions ?? {}) as Record<
+          string,
+          unknown
+        >;
+        for (const [placeholder, value] of Object.entries(substitutions)) {
+          const timeout = timeoutOfTarget(value);
+          if (placeholder.startsWith(TASK_PREFIX) && timeout !== undefined) {
+            inventory.timeouts.tasks[placeholder.slice(TASK_PREFIX.length)] = timeout;
+          }
+        }
       } else if (resource.Type === 'AWS::Lambda::Function') {
         const handler = tagValue(properties, 'market:handler');
         if (handler !== undefined) inventory.handlers.push(handler);
@@ -556,6 +629,11 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
             throw new Error(`A schedule targets something other than a market function`);
           }
           inventory.schedules.push({ handler, rateMinutes });
+          // The rule's description names its job (workflows-stack.ts).
+          const job = /^scheduledJobs\.([^:]+):/.exec(String(properties.Description ?? ''))?.[1];
+          const timeout = fn?.Properties?.Timeout;
+          if (job !== undefined && typeof timeout === 'number')
+            inventory.timeouts.jobs[job] = timeout;
         }
       } else if (resource.Type === 'AWS::Lambda::EventSourceMapping') {
         // A mapping's function is of the same stack: Ref logicalId.
@@ -572,6 +650,8 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
           (properties?.FilterCriteria as { Filters?: { Pattern?: string }[] } | undefined)
             ?.Filters ?? []
         ).map((filter) => JSON.parse(filter.Pattern ?? '{}') as unknown);
+        const timeout = fn?.Properties?.Timeout;
+        if (typeof timeout === 'number') inventory.timeouts.streams[handler] = timeout;
         inventory.streamMappings.push({
           handler,
           filters,
@@ -582,7 +662,7 @@ export function templateInventory(templates: Record<string, CfnTemplate>): Templ
       }
     }
   }
-  const { schedules, streamMappings, ...lists } = inventory;
+  const { schedules, streamMappings, timeouts: _timeouts, ...lists } = inventory;
   for (const list of Object.values(lists)) list.sort();
   streamMappings.sort((a, b) => a.handler.localeCompare(b.handler));
   schedules.sort((a, b) => a.handler.localeCompare(b.handler) || a.rateMinutes - b.rateMinutes);

@@ -10,6 +10,7 @@ import {
   webSocketRoutes,
   workflowTasks,
 } from '../../functions/routes';
+import { timeoutOf, type Budgeted } from '../../functions/core/budgets';
 import { routeKey, synthesizeTemplates, templateInventory } from './app';
 import { bundledHandlers } from './identity';
 import { discoverWorkflows } from './workflows';
@@ -42,5 +43,22 @@ describe('synthesizeTemplates + templateInventory', () => {
     // triggers) and the
     // Cognito triggers (those whose module exists).
     expect([...new Set(inventory.handlers)].sort()).toEqual(bundledHandlers());
+    // Each function's timeout is its declaration's budget (functions/core/budgets.ts); a job that
+    // runs on a stream trigger runs with the trigger's.
+    const budgets = (entries: [string, Budgeted][]) =>
+      Object.fromEntries(entries.map(([key, declared]) => [key, timeoutOf(declared)]));
+    const used = new Set(discoverWorkflows(undefined, workflowTasks).flatMap((w) => w.taskKeys));
+    expect(inventory.timeouts).toEqual({
+      httpRoutes: budgets(httpRoutes.map((route) => [routeKey(route), route])),
+      webSocketRoutes: budgets(webSocketRoutes.map((route) => [route.routeKey, route])),
+      tasks: budgets(Object.entries(workflowTasks).filter(([key]) => used.has(key))),
+      jobs: budgets(
+        Object.entries(scheduledJobs).map(([key, job]) => [
+          key,
+          job.runsOn === undefined ? job : (streamTriggers[job.runsOn] as Budgeted),
+        ]),
+      ),
+      streams: budgets(Object.values(streamTriggers).map((trigger) => [trigger.handler, trigger])),
+    });
   });
 });

@@ -1,11 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpRoute } from '../../functions/routes';
-import { startHttpGateway, type HttpGateway } from './http-gateway';
+import { startHttpGateway, type Handler, type HttpGateway } from './http-gateway';
 import { twin } from './test/twin-context';
 
 const BIG_SCRIPT = Array.from({ length: 400 }, (_, i) => `console.log('line ${i}');`).join('\n');
@@ -335,11 +338,12 @@ describe('API Gateway semantics of the local gateway', () => {
     });
   });
 
-  it('gives handlers a Lambda-like context', async () => {
+  it('gives handlers a Lambda-like context, counting down their budget (10 s by default)', async () => {
     const response = await fetch(`${gateway.url}/api/items/1`);
     const body = (await response.json()) as { awsRequestId: string; remaining: number };
     expect(body.awsRequestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(body.remaining).toBeGreaterThan(25_000);
+    expect(body.remaining).toBeGreaterThan(8_000);
+    expect(body.remaining).toBeLessThanOrEqual(10_000);
   });
 
   it('runs the authorizer for user routes: 401 without claims, claims in the event with', async () => {
@@ -422,5 +426,180 @@ describe('a gateway without a web build', () => {
     } finally {
       await gateway.stop();
     }
+  });
+});
+
+/**
+ * Time budgets (functions/core/budgets.ts): each handler is stopped at its route's
+ * `timeoutSeconds` as Lambda stops a function, and what it would do afterwards never happens.
+ */
+describe("a handler past its route's budget", () => {
+  const dynamo = new DynamoDBClient({
+    endpoint: context.urls.dynamodb,
+    region: context.env.AWS_REGION as string,
+    credentials: {
+      accessKeyId: context.env.AWS_ACCESS_KEY_ID as string,
+      secretAccessKey: context.env.AWS_SECRET_ACCESS_KEY as string,
+    },
+    maxAttempts: 1,
+  });
+  const table = context.env.TABLE_NAME as string;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const errors: string[] = [];
+  /** What the slow handlers did once they woke up, by the key they tried to write. */
+  const outcomes = new Map<string, Promise<string>>();
+  let gateway: HttpGateway;
+  let slowServer: Server;
+
+  const route = (path: string, handler: string, timeoutSeconds: number): HttpRoute => ({
+    method: 'POST',
+    path,
+    handler,
+    auth: 'public',
+    group: 'core',
+    timeoutSeconds,
+  });
+
+  /** Sleeps past its 1 s budget, then writes an item (keyed by the body) to the table. */
+  const lateWriter: Handler = async (event) => {
+    const key = String(event.body);
+    let done: (outcome: string) => void = () => undefined;
+    outcomes.set(key, new Promise((resolve) => (done = resolve)));
+    await sleep(1_500);
+    try {
+      await dynamo.send(
+        new PutItemCommand({
+          TableName: table,
+          Item: { pk: { S: key }, sk: { S: 'late' }, type: { S: 'budget-test' } },
+        }),
+      );
+      done('written');
+    } catch (error) {
+      done(error instanceof Error ? error.message : String(error));
+    }
+    return { statusCode: 200, body: 'too late' };
+  };
+
+  /** Calls a server that answers after 3 s: the request is under way when its budget ends. */
+  const slowCaller: Handler = async (event) => {
+    const key = String(event.body);
+    const started = Date.now();
+    const { port } = slowServer.address() as AddressInfo;
+    const outcome = new Promise<string>((resolve) => {
+      const request = httpRequest({ host: '127.0.0.1', port, path: '/' }, (response) => {
+        response.resume();
+        response.on('end', () => resolve('answered'));
+      });
+      request.on('error', (error) => resolve(`${error.message} after ${Date.now() - started} ms`));
+      request.end();
+    });
+    outcomes.set(key, outcome);
+    return { statusCode: 200, body: await outcome };
+  };
+
+  const handlers: Record<string, Handler> = {
+    'budget/late-writer': lateWriter,
+    'budget/slow-caller': slowCaller,
+    'budget/remaining': async (_event, lambda) => ({
+      remaining: lambda.getRemainingTimeInMillis(),
+    }),
+    'budget/slow-answer': async () => {
+      await sleep(1_500);
+      return { statusCode: 200, body: 'late' };
+    },
+  };
+  const routes = [
+    route('/api/late-writer', 'budget/late-writer', 1),
+    route('/api/slow-caller', 'budget/slow-caller', 1),
+    route('/api/remaining', 'budget/remaining', 7),
+  ];
+
+  beforeAll(async () => {
+    slowServer = createServer((_request, response) => {
+      setTimeout(() => response.end('slow'), 3_000).unref();
+    });
+    await new Promise<void>((resolve) => slowServer.listen(0, '127.0.0.1', resolve));
+    gateway = await startHttpGateway({
+      routes,
+      loadHandler: async (handler) => handlers[handler] as Handler,
+      errorLog: (line) => errors.push(line),
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    slowServer?.closeAllConnections();
+    await new Promise((resolve) => slowServer?.close(resolve));
+    dynamo.destroy();
+  });
+
+  const post = async (path: string, body: string, at = gateway) => {
+    const started = Date.now();
+    const response = await fetch(`${at.url}${path}`, { method: 'POST', body });
+    return { response, ms: Date.now() - started, json: (await response.json()) as unknown };
+  };
+
+  it("answers API Gateway's 500 at the budget, and the handler's later write never lands", async () => {
+    const key = `budget-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    const { response, ms, json } = await post('/api/late-writer', key);
+    expect(response.status).toBe(500);
+    expect(json).toEqual({ message: 'Internal Server Error' });
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('apigw-requestid')).toBeTruthy();
+    // At the 1 s budget, not at the handler's 1.5 s nor at API Gateway's 30 s.
+    expect(ms).toBeGreaterThanOrEqual(950);
+    expect(ms).toBeLessThan(1_450);
+    expect(
+      errors.some((line) => /late-writer.*Task timed out after 1\.00 seconds/.test(line)),
+    ).toBe(true);
+
+    // The handler woke up and tried to write: refused at once, as a stopped Lambda writes nothing.
+    expect(await outcomes.get(key)).toMatch(/^Lambda timed out: budget\/late-writer after 1 s/);
+    const read = await dynamo.send(
+      new GetItemCommand({ TableName: table, Key: { pk: { S: key }, sk: { S: 'late' } } }),
+    );
+    expect(read.Item).toBeUndefined();
+  });
+
+  it('cuts off a request the handler has under way when its budget ends', async () => {
+    const key = `slow-${Date.now().toString(36)}`;
+    const { response, ms } = await post('/api/slow-caller', key);
+    expect(response.status).toBe(500);
+    expect(ms).toBeLessThan(1_450);
+    const outcome = await outcomes.get(key);
+    expect(outcome).toMatch(/^Lambda timed out: budget\/slow-caller after 1 s/);
+    // Destroyed at the deadline, not answered at 3 s.
+    expect(Number(/after (\d+) ms$/.exec(outcome ?? '')?.[1])).toBeLessThan(1_450);
+  });
+
+  it("counts the context's remaining time down from the route's budget", async () => {
+    const { json } = await post('/api/remaining', '');
+    const { remaining } = json as { remaining: number };
+    expect(remaining).toBeGreaterThan(6_000);
+    expect(remaining).toBeLessThanOrEqual(7_000);
+  });
+
+  it("answers API Gateway's 503 when the integration gives up first", async () => {
+    // Only reachable with an integration timeout under the budget (in AWS: 30 s against at most 29).
+    const short = await startHttpGateway({
+      routes: [route('/api/slow-answer', 'budget/slow-answer', 5)],
+      loadHandler: async (handler) => handlers[handler] as Handler,
+      timeoutMs: 500,
+      errorLog: (line) => errors.push(line),
+    });
+    try {
+      const { response, ms, json } = await post('/api/slow-answer', '', short);
+      expect(response.status).toBe(503);
+      expect(json).toEqual({ message: 'Service Unavailable' });
+      expect(ms).toBeLessThan(1_400);
+    } finally {
+      await short.stop();
+    }
+  });
+
+  it('refuses to start with a route over 29 s, as the synth refuses it', async () => {
+    await expect(
+      startHttpGateway({ routes: [route('/api/too-long', 'budget/remaining', 30)] }),
+    ).rejects.toThrow(/POST \/api\/too-long: timeoutSeconds 30 is over 29/);
   });
 });

@@ -11,6 +11,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { register, type NamespacedUnregister } from 'tsx/esm/api';
 import { httpRoutes, type HttpRoute } from '../../functions/routes';
+import { API_INTEGRATION_TIMEOUT_SECONDS, timeoutOf } from '../../functions/core/budgets';
 import { readEnv } from '../../functions/core/env';
 import type { ErrorBody, ErrorCode } from '../../shared/errors/registry';
 import {
@@ -24,6 +25,7 @@ import {
   toHttpAnswer,
   type RouteMatch,
 } from './api-gateway-v2';
+import { invokeWithin, LambdaTimeout } from './invocation';
 import { pageCallOf, SPA_SHELL, webFileOf } from '../lib/web-pages';
 import { renderOutboxPage, type Outbox } from './outbox';
 import { renderStripePage, stripeListing } from './stripe/dev-page';
@@ -57,8 +59,6 @@ export const MAX_API_PAYLOAD_BYTES = 10 * 1024 * 1024;
  * so in AWS a body over about 6 MB never reaches a handler.
  */
 export const MAX_LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
-/** API Gateway's maximum integration timeout for HTTP APIs. */
-export const API_TIMEOUT_MS = 30_000;
 
 export type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
@@ -96,6 +96,11 @@ export interface HttpGatewayOptions {
   devCalls?: Record<string, (body: unknown) => Promise<unknown>>;
   /** Extra headers on web responses (the CloudFront response headers policy). */
   webHeaders?: Record<string, string>;
+  /**
+   * API Gateway's integration timeout (default 30 s, the HTTP API's): past it the client gets 503
+   * while the handler may run on. Each handler's own budget (its route's `timeoutSeconds`) is
+   * shorter, so in practice the handler is stopped first; tests shorten this to see the 503.
+   */
   timeoutMs?: number;
   /** Progress lines; silent if omitted. */
   log?: Log;
@@ -108,6 +113,8 @@ export interface HttpGatewayOptions {
 export interface HttpGateway {
   url: string;
   port: number;
+  /** Each route's budget in seconds, by route key (`GET /api/health`): the parity test reads it. */
+  budgets: Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -116,6 +123,11 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
   const errorLog = options.errorLog ?? ((line: string) => console.error(line));
   if (options.port !== undefined) await assertPortFree(options.port, 'HTTP gateway');
   const compiled = compileRoutes(options.routes ?? httpRoutes);
+  // Each route's budget, checked at start: a route API Gateway could not honour stops the twin,
+  // as it stops CDK's synth.
+  const budgets = Object.fromEntries(
+    compiled.map(({ route, routeKey }) => [routeKey, timeoutOf(route)]),
+  );
   const functionsDir = options.functionsDir ?? path.join(REPO_ROOT, 'functions');
   const webDir = options.webDir ?? path.join(REPO_ROOT, 'dist', 'web');
   const loader = options.loadHandler ?? handlerLoader(functionsDir);
@@ -280,7 +292,8 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
     /** The viewer's request of a page call (its answer is compressed as CloudFront does). */
     pageRequest?: IncomingMessage,
   ): Promise<void> {
-    const timeoutMs = options.timeoutMs ?? API_TIMEOUT_MS;
+    const integrationMs = options.timeoutMs ?? API_INTEGRATION_TIMEOUT_SECONDS * 1000;
+    const timeoutSeconds = budgets[match.routeKey] ?? timeoutOf(match.route);
     let handler: Handler;
     try {
       handler = await loader(match.route.handler);
@@ -291,25 +304,43 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
     }
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    const integrationTimeout = new Promise<typeof INTEGRATION_TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => resolve(INTEGRATION_TIMED_OUT), integrationMs);
     });
     let result: unknown;
     try {
       result = await Promise.race([
-        handler(event, lambdaContext(match.route.handler, timeoutMs, started)),
-        timeout,
+        invokeWithin(
+          {
+            functionName: match.route.handler,
+            handler: match.route.handler,
+            timeoutSeconds,
+            region: 'us-east-1',
+            context: (timeoutMs) => lambdaContext(match.route.handler, timeoutMs, started),
+          },
+          (context) => handler(event, context),
+        ),
+        integrationTimeout,
       ]);
     } catch (error) {
+      if (error instanceof LambdaTimeout) {
+        // The function was stopped at its budget: API Gateway answers a failed Lambda integration.
+        errorLog(`[http] ${match.routeKey} (${match.route.handler}) ${error.message}`);
+        sendGatewayError(res, 500, 'Internal Server Error');
+        return;
+      }
       errorLog(`[http] ${match.routeKey} (${match.route.handler}) threw: ${describeError(error)}`);
       sendApiError(res, 500, 'unexpected', 'Internal Server Error', requestId);
       return;
     } finally {
       clearTimeout(timer);
     }
-    if (result === 'timeout') {
-      errorLog(`[http] ${match.routeKey} timed out after ${timeoutMs} ms`);
-      sendApiError(res, 503, 'unavailable', 'Service Unavailable', requestId);
+    if (result === INTEGRATION_TIMED_OUT) {
+      errorLog(
+        `[http] ${match.routeKey} (${match.route.handler}) gave no answer within API Gateway's ` +
+          `${integrationMs / 1000} s integration timeout`,
+      );
+      sendGatewayError(res, 503, 'Service Unavailable');
       return;
     }
     let answer;
@@ -468,7 +499,7 @@ export async function startHttpGateway(options: HttpGatewayOptions = {}): Promis
   const port = await listen(server, options.port ?? 0);
   const url = `http://localhost:${port}`;
   log(`[http] gateway on ${url} (${compiled.length} API routes, web from ${webDir})`);
-  return { url, port, stop: () => closeServer(server) };
+  return { url, port, budgets, stop: () => closeServer(server) };
 }
 
 /**
@@ -523,6 +554,18 @@ function sendJson(
   });
   res.end(text);
 }
+
+/**
+ * API Gateway's own answer (HTTP API): `{"message": ...}` as JSON, with the `apigw-requestid`
+ * header already set. 500 "Internal Server Error" when the Lambda integration failed (the function
+ * timed out, among others); 503 "Service Unavailable" past the integration timeout.
+ */
+function sendGatewayError(res: ServerResponse, status: 500 | 503, message: string): void {
+  sendJson(res, status, { message });
+}
+
+/** Marks the integration timeout in the race with the handler (no handler result can equal it). */
+const INTEGRATION_TIMED_OUT = Symbol('integration timed out');
 
 /** The gateway's own error answers, in the API's error shape. */
 function sendApiError(

@@ -1,6 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scheduledJobs, type ScheduledJob } from '../../functions/routes';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { timeoutOf } from '../../functions/core/budgets';
+import {
+  scheduledJobs,
+  streamTriggers,
+  type ScheduledJob,
+  type StreamTrigger,
+} from '../../functions/routes';
 import { scheduledEvent, startScheduler, type Scheduler } from './scheduler';
 import type { LambdaHandler } from './workflows/invoke';
 
@@ -51,7 +59,14 @@ describe('startScheduler', () => {
       Object.fromEntries(
         Object.entries(scheduledJobs).map(([name, job]) => [
           name,
-          { handler: job.handler, rateMinutes: job.rateMinutes },
+          {
+            handler: job.handler,
+            rateMinutes: job.rateMinutes,
+            // A job that runs on a stream trigger runs with the trigger's budget.
+            timeoutSeconds: timeoutOf(
+              job.runsOn === undefined ? job : (streamTriggers[job.runsOn] as StreamTrigger),
+            ),
+          },
         ]),
       ),
     );
@@ -131,6 +146,63 @@ describe('startScheduler', () => {
     expect(() =>
       startScheduler({ jobs: { fast: { handler: 'jobs/echo', rateMinutes: 0 } }, timers: false }),
     ).toThrow(/fast: rateMinutes must be a whole number of minutes/);
+  });
+
+  it("fails a run past its budget as Lambda does, and refuses the run's later calls", async () => {
+    let hits = 0;
+    const server = createServer((_request, response) => {
+      hits += 1;
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    let late: Promise<string> = Promise.resolve('never ran');
+    let remaining = 0;
+    const errors: string[] = [];
+    const scheduler = start({
+      jobs: {
+        sweep: { handler: 'jobs/sweep', rateMinutes: 1, timeoutSeconds: 1 },
+        replay: { handler: 'jobs/events', rateMinutes: 5, runsOn: 'events' },
+      },
+      streams: {
+        events: {
+          handler: 'jobs/events',
+          filters: [],
+          batchSize: 1,
+          maxRetryAttempts: 0,
+          maxRecordAgeSeconds: 60,
+          timeoutSeconds: 90,
+        },
+      },
+      loadHandler: async () =>
+        (async (_event: unknown, context: { getRemainingTimeInMillis(): number }) => {
+          remaining = context.getRemainingTimeInMillis();
+          await new Promise((resolve) => setTimeout(resolve, 1_300));
+          late = fetch(`http://127.0.0.1:${port}/`).then(
+            (response) => response.text(),
+            (error: Error) => `${(error.cause as Error | undefined)?.message}`,
+          );
+          await late;
+        }) as unknown as LambdaHandler,
+      errorLog: (line) => errors.push(line),
+      timers: false,
+    });
+    try {
+      expect(scheduler.jobs.replay?.timeoutSeconds).toBe(90);
+      const started = Date.now();
+      await expect(scheduler.runJob('sweep')).rejects.toThrow(
+        /^RequestId: [0-9a-f-]{36} Error: Task timed out after 1\.00 seconds$/,
+      );
+      expect(Date.now() - started).toBeLessThan(1_250);
+      expect(remaining).toBeGreaterThan(900);
+      expect(remaining).toBeLessThanOrEqual(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await late).toMatch(/^Lambda timed out: jobs\/sweep after 1 s/);
+      expect(hits).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('stops its timers and waits for the runs under way; runJob is refused after', async () => {

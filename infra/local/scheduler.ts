@@ -1,17 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { ScheduledEvent } from 'aws-lambda';
 import * as z from 'zod';
-import { scheduledJobs, type ScheduledJob } from '../../functions/routes';
+import { timeoutOf } from '../../functions/core/budgets';
+import {
+  scheduledJobs,
+  streamTriggers,
+  type ScheduledJob,
+  type StreamTrigger,
+} from '../../functions/routes';
+import { invokeWithin } from './invocation';
 import type { Log } from './support';
-import { handlerResolver, lambdaContext, type HandlerSource } from './workflows/invoke';
+import { handlerResolver, type HandlerSource } from './workflows/invoke';
 
 /**
  * The twin's EventBridge schedules: every job of `scheduledJobs` (functions/routes.ts) runs its
  * handler in-process on its own timer every `rateMinutes`, as the workflow runner runs a task
  * (invoke.ts: the module `functions/<handler>.ts`, a Lambda-like context), with the event a
  * scheduled rule sends. As in AWS, a tick does not wait for the previous one, and the first tick
- * comes one period after the start. A failure is logged and never stops the scheduler or the twin;
- * the next tick runs again (CDK retries no tick either).
+ * comes one period after the start. Each run is held to its function's budget (the job's
+ * `timeoutSeconds`, or its trigger's for a `runsOn` job: invocation.ts stops it there as Lambda
+ * does). A failure (a timeout too) is logged and never stops the scheduler or the twin; the next
+ * tick runs again (CDK retries no tick either).
  *
  * `runJob(name)` runs a job at once and answers its result (or its error): the integration tests
  * make a sweeper race a workflow with it (`POST /dev/jobs` on the twin's gateway).
@@ -21,6 +30,8 @@ import { handlerResolver, lambdaContext, type HandlerSource } from './workflows/
 export interface SchedulerJob {
   handler: string;
   rateMinutes: number;
+  /** The budget of the function it runs in (seconds). */
+  timeoutSeconds: number;
 }
 
 /**
@@ -30,6 +41,8 @@ export interface SchedulerJob {
 export interface SchedulerOptions extends HandlerSource {
   /** Default: `scheduledJobs` of functions/routes.ts. */
   jobs?: Readonly<Record<string, ScheduledJob>>;
+  /** The stream triggers `runsOn` jobs run on (their budget): `streamTriggers` by default. */
+  streams?: Readonly<Record<string, StreamTrigger>>;
   /** Fire each job on its timer (default true); off, jobs run only through `runJob`. */
   timers?: boolean;
   region?: string;
@@ -48,8 +61,6 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
-/** A job's Lambda timeout, as CDK gives tasks and jobs (workflows-stack.ts TASK_TIMEOUT). */
-const JOB_TIMEOUT_MS = 60_000;
 const ACCOUNT = '000000000000';
 
 /** The event an EventBridge scheduled rule sends its target (no milliseconds in `time`). */
@@ -73,6 +84,7 @@ export function startScheduler(options: SchedulerOptions = {}): Scheduler {
   const region = options.region ?? 'us-east-1';
   const errorLog = options.errorLog ?? ((line: string) => console.error(line));
   const now = options.now ?? Date.now;
+  const streams = options.streams ?? streamTriggers;
 
   const jobs: Record<string, SchedulerJob> = {};
   for (const [name, job] of Object.entries(definitions)) {
@@ -82,7 +94,16 @@ export function startScheduler(options: SchedulerOptions = {}): Scheduler {
     }
     // A missing module fails the start, loudly, rather than every tick.
     handlers.check(job.handler);
-    jobs[name] = { handler: job.handler, rateMinutes: job.rateMinutes };
+    // The function it runs in: its own, or the stream trigger's (`runsOn`), whose budget it has.
+    const trigger = job.runsOn === undefined ? undefined : streams[job.runsOn];
+    if (job.runsOn !== undefined && trigger === undefined) {
+      throw new Error(`scheduled job ${name} runs on ${job.runsOn}, which is no stream trigger`);
+    }
+    jobs[name] = {
+      handler: job.handler,
+      rateMinutes: job.rateMinutes,
+      timeoutSeconds: timeoutOf(trigger ?? job),
+    };
   }
 
   const running = new Set<Promise<unknown>>();
@@ -98,15 +119,17 @@ export function startScheduler(options: SchedulerOptions = {}): Scheduler {
     if (stopped) return Promise.reject(new Error(`the scheduler is stopped (job ${name})`));
     const run = (async () => {
       const handler = await handlers.load(job.handler);
-      return handler(
-        scheduledEvent(name, region, now()) as never,
-        // The function it runs in: its own, or the stream trigger's it runs on (`runsOn`), whose
-        // name the trigger's kept failed batches carry (the poller names it the same).
-        lambdaContext(definitions[name]?.runsOn ?? name, {
+      return invokeWithin(
+        {
+          // The function it runs in: its own, or the stream trigger's it runs on (`runsOn`), whose
+          // name the trigger's kept failed batches carry (the poller names it the same).
+          functionName: definitions[name]?.runsOn ?? name,
+          handler: job.handler,
+          timeoutSeconds: job.timeoutSeconds,
           region,
-          timeoutMs: JOB_TIMEOUT_MS,
           now,
-        }),
+        },
+        (context) => handler(scheduledEvent(name, region, now()) as never, context),
       );
     })();
     running.add(run);

@@ -1,4 +1,4 @@
-import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   GetObjectCommand,
   ListObjectsV2Command,
@@ -90,12 +90,17 @@ async function put(sk: string, type: string) {
 }
 
 async function start(
-  handler: (event: DynamoDBStreamEvent) => unknown,
+  handler: (
+    event: DynamoDBStreamEvent,
+    context?: { getRemainingTimeInMillis(): number },
+  ) => unknown,
   options: {
     checkpointFile?: string;
     log?: string[];
     pollMs?: number;
     batchSize?: number;
+    /** The trigger's budget (default: a trigger's default, 60 s). */
+    timeoutSeconds?: number;
     /** The on-failure destination's bucket on this file's S3. */
     failedBucket?: string;
   } = {},
@@ -103,7 +108,13 @@ async function start(
   const streams = await startStreams({
     endpoint: context.urls.dynamodb,
     tableName,
-    triggers: { lines: { ...TRIGGER, batchSize: options.batchSize ?? TRIGGER.batchSize } },
+    triggers: {
+      lines: {
+        ...TRIGGER,
+        batchSize: options.batchSize ?? TRIGGER.batchSize,
+        ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
+      },
+    },
     pollMs: options.pollMs ?? 20,
     retryBaseMs: 10,
     loadHandler: async () => handler as unknown as LambdaHandler,
@@ -233,6 +244,52 @@ describe('stream triggers on DynamoDB Local', () => {
     expect(log.some((line) => line.includes('skipped after 2 retries: the handler failed'))).toBe(
       true,
     );
+  });
+
+  it('fails a batch still running at its budget, refuses its later writes, and delivers it again', async () => {
+    const log: string[] = [];
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    await put('T0', 'line');
+    const deliveries: { at: number; remaining: number; write?: string }[] = [];
+    const streams = await start(
+      async (event, context) => {
+        const delivery: (typeof deliveries)[number] = {
+          at: Date.now(),
+          remaining: context?.getRemainingTimeInMillis() ?? 0,
+        };
+        deliveries.push(delivery);
+        // The first delivery outlives the trigger's 1 s budget, then writes what it handled.
+        if (deliveries.length === 1) await pause(1_300);
+        try {
+          await put(`done-${sks(event.Records).join()}-${deliveries.length}`, 'done');
+          delivery.write = 'written';
+        } catch (error) {
+          delivery.write = (error as Error).message;
+        }
+        return {};
+      },
+      { log, timeoutSeconds: 1 },
+    );
+    expect(streams.mappings.lines?.timeoutSeconds).toBe(1);
+    await streams.settled();
+    expect(deliveries).toHaveLength(2);
+    expect(deliveries[0]?.remaining).toBeGreaterThan(900);
+    expect(deliveries[0]?.remaining).toBeLessThanOrEqual(1_000);
+    expect(deliveries[1]?.write).toBe('written');
+    expect(
+      log.some((line) =>
+        /lines: batch of .* failed \(RequestId: [0-9a-f-]{36} Error: Task timed out after 1\.00 seconds\); retry 1 of 2/.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
+    // The stopped delivery woke up after its deadline: its write was refused, and never landed.
+    while (deliveries[0]?.write === undefined) await pause(20);
+    expect(deliveries[0].write).toMatch(/^Lambda timed out: test\/handlers\/lines after 1 s/);
+    const late = await client.send(
+      new GetItemCommand({ TableName: tableName, Key: { pk: { S: 'P' }, sk: { S: 'done-T0-1' } } }),
+    );
+    expect(late.Item).toBeUndefined();
   });
 
   it('resumes after a restart from its checkpoint: nothing handled twice, nothing missed', async () => {

@@ -16,10 +16,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { withoutSdkLogging } from '../../functions/core/clients';
+import { timeoutOf } from '../../functions/core/budgets';
 import { FAILED_BATCHES_PREFIX } from '../../functions/core/failed-batches';
 import { streamTriggers, type StreamTrigger } from '../../functions/routes';
 import { dynamoClient } from './dynamodb';
 import { TWIN_CREDENTIALS, TWIN_REGION, type Log } from './support';
+import { invokeWithin } from './invocation';
 import { handlerResolver, lambdaContext, type HandlerSource } from './workflows/invoke';
 
 /**
@@ -82,6 +84,8 @@ export interface StreamMapping {
   batchSize: number;
   maxRetryAttempts: number;
   maxRecordAgeSeconds: number;
+  /** The function's budget (seconds): a batch still running then fails, and is retried. */
+  timeoutSeconds: number;
 }
 
 export interface Streams {
@@ -94,7 +98,6 @@ export interface Streams {
   stop(): Promise<void>;
 }
 
-const HANDLER_TIMEOUT_MS = 60_000;
 const MAX_RETRY_WAIT_MS = 30_000;
 /** How often the shard list is read again (new shards, closed ones). */
 const DESCRIBE_EVERY_MS = 5_000;
@@ -131,6 +134,7 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
       batchSize: trigger.batchSize,
       maxRetryAttempts: trigger.maxRetryAttempts,
       maxRecordAgeSeconds: trigger.maxRecordAgeSeconds,
+      timeoutSeconds: timeoutOf(trigger),
     };
   }
 
@@ -383,16 +387,26 @@ export async function startStreams(options: StreamsOptions): Promise<Streams> {
     records: DynamoDBRecord[],
   ): Promise<Delivery> => {
     const event: DynamoDBStreamEvent = { Records: records };
+    // Held to the trigger's budget: a batch still running then fails as a thrown error does (the
+    // whole batch is delivered again), and its later writes are refused (invocation.ts).
     const context = lambdaContext(name, {
       region: TWIN_REGION,
-      timeoutMs: HANDLER_TIMEOUT_MS,
+      timeoutMs: mapping.timeoutSeconds * 1000,
       now,
     });
     const invocation = { requestId: context.awsRequestId, functionArn: context.invokedFunctionArn };
     try {
       const handler = await handlers.load(mapping.handler);
-      const answer = (await handler(event as never, context)) as
-        { batchItemFailures?: { itemIdentifier?: string }[] } | undefined;
+      const answer = (await invokeWithin(
+        {
+          functionName: name,
+          handler: mapping.handler,
+          timeoutSeconds: mapping.timeoutSeconds,
+          region: TWIN_REGION,
+          context: () => context,
+        },
+        (given) => handler(event as never, given),
+      )) as { batchItemFailures?: { itemIdentifier?: string }[] } | undefined;
       const failures = (answer?.batchItemFailures ?? [])
         .map((failure) => failure.itemIdentifier)
         .filter((id): id is string => typeof id === 'string');

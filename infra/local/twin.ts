@@ -111,6 +111,12 @@ export interface TwinUrls {
   stripe: string;
 }
 
+export interface TwinBudgets {
+  httpRoutes: Record<string, number>;
+  webSocketRoutes: Record<string, number>;
+  tasks: Record<string, number>;
+}
+
 export interface Twin {
   urls: TwinUrls;
   /** The handler environment the twin put into its own process.env. */
@@ -127,8 +133,14 @@ export interface Twin {
   cognito: CognitoEndpoint;
   /** The Stripe twin (tests: its state, webhook deliveries and their controls). */
   stripe: StripeTwin;
-  /** The scheduled jobs the twin runs (scheduler.ts), by name: handler and rate. */
+  /** The scheduled jobs the twin runs (scheduler.ts), by name: handler, rate and budget. */
   jobs: Record<string, SchedulerJob>;
+  /**
+   * The budget (seconds) the twin holds each function to (invocation.ts), as its emulators read
+   * it from the declarations: by HTTP route key, WebSocket route key and workflow task key (the
+   * jobs' and stream triggers' are in `jobs` and `streams`). The parity test compares it with CDK.
+   */
+  budgets: TwinBudgets;
   /** The stream triggers the twin runs (streams.ts), by name. */
   streams: Record<string, StreamMapping>;
   /** Resolves once the stream triggers have handled every record written before the call. */
@@ -452,6 +464,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       cognito,
       stripe,
       jobs: scheduler.jobs,
+      budgets: {
+        httpRoutes: gateway.budgets,
+        webSocketRoutes: ws.budgets,
+        tasks: runner.taskTimeouts,
+      },
       runJob: (name) => scheduler.runJob(name),
       streams: streams.mappings,
       streamsSettled: () => streams.settled(),

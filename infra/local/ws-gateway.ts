@@ -16,6 +16,8 @@
  *   gets `{"message":"Internal server error",...}` as in AWS. Route responses are not configured, so
  *   handlers answer through `@connections` and their return value is dropped. Frames over 128 KiB
  *   close the connection (1009); binary frames go to `$default` base64-encoded.
+ * - Each handler is held to its route's budget (`timeoutSeconds`, default 10 s; invocation.ts):
+ *   one still running then is answered as a throwing one, and its later I/O is refused.
  * - Close (either side, idle 10 min, 2 h maximum) → `$disconnect` with `disconnectStatusCode` and
  *   `disconnectReason`.
  * - `@connections/{id}`: POST sends the body (text frame when UTF-8, 128 KiB max, 413
@@ -33,9 +35,12 @@ import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { webSocketRoutes, type WebSocketRoute } from '../../functions/routes';
 import type { WsEvent, WsEventType, WsResult } from '../../functions/realtime/index';
-import { FUNCTIONS_DIR, lambdaContext, loadHandler } from './workflows/invoke';
+import { timeoutOf } from '../../functions/core/budgets';
+import { invokeWithin } from './invocation';
+import type { Context } from 'aws-lambda';
+import { FUNCTIONS_DIR, loadHandler } from './workflows/invoke';
 
-export type WsHandler = (event: WsEvent, context: ReturnType<typeof lambdaContext>) => unknown;
+export type WsHandler = (event: WsEvent, context: Context) => unknown;
 
 export interface WsGatewayOptions {
   /** 0 or absent picks a free port. */
@@ -58,11 +63,12 @@ export interface WsGateway {
   url: string;
   /** The `@connections` endpoint (WS_CONNECTIONS_ENDPOINT). */
   connectionsEndpoint: string;
+  /** Each route's budget in seconds, by route key: the parity test reads it. */
+  budgets: Record<string, number>;
   stop(): Promise<void>;
 }
 
 const MAX_MESSAGE_BYTES = 128 * 1024;
-const HANDLER_TIMEOUT_MS = 29_000;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 interface ConnectionInfo {
@@ -138,6 +144,10 @@ export async function startWsGateway(options: WsGatewayOptions = {}): Promise<Ws
   const stage = options.stage ?? 'local';
   const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
   const routes = new Map((options.routes ?? webSocketRoutes).map((r) => [r.routeKey, r.handler]));
+  // Each route's budget (its declaration's, as CDK sets it), checked at start.
+  const budgets = Object.fromEntries(
+    (options.routes ?? webSocketRoutes).map((r) => [r.routeKey, timeoutOf(r)]),
+  );
   const now = options.now ?? Date.now;
   const idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000;
   const maxConnectionMs = options.maxConnectionMs ?? 2 * 3_600_000;
@@ -189,9 +199,16 @@ export async function startWsGateway(options: WsGatewayOptions = {}): Promise<Ws
     if (handlerPath === undefined) return undefined;
     const handler = await resolve(handlerPath);
     const functionName = handlerPath.replaceAll('/', '-');
-    const result = await handler(
-      event,
-      lambdaContext(functionName, { region, timeoutMs: HANDLER_TIMEOUT_MS }),
+    // Held to the route's budget: a handler still running then fails as a throwing one does
+    // (invocation.ts stops its later I/O).
+    const result = await invokeWithin(
+      {
+        functionName,
+        handler: handlerPath,
+        timeoutSeconds: budgets[routeKey] ?? timeoutOf({ routeKey, handler: handlerPath }),
+        region,
+      },
+      (context) => handler(event, context),
     );
     if (typeof result === 'object' && result !== null && 'statusCode' in result) {
       return result as WsResult;
@@ -434,6 +451,7 @@ export async function startWsGateway(options: WsGatewayOptions = {}): Promise<Ws
   return {
     url: `ws://${host}:${port}/${stage}`,
     connectionsEndpoint: `http://${host}:${port}/${stage}`,
+    budgets,
     async stop() {
       if (stopping) return;
       stopping = true;

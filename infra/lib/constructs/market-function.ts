@@ -36,8 +36,11 @@ export interface MarketFunctionProps {
   environment?: Record<string, string>;
   /** Default 512 MB. */
   memorySize?: number;
-  /** Default 10 s (the HTTP API gives up on an integration after 30 s). */
-  timeout?: Duration;
+  /**
+   * The Lambda timeout in seconds: the budget its declaration states (functions/core/budgets.ts
+   * `timeoutOf`), never a number of its own.
+   */
+  timeoutSeconds: number;
   /**
    * The function loads native modules shipped beside its bundle (built for NATIVE_PLATFORM,
    * linux x64): it then runs on x86_64 instead of ARM.
@@ -101,7 +104,7 @@ export class MarketFunction extends Construct {
       handler: 'index.handler',
       code: lambda.Code.fromAsset(codeDir),
       memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: Duration.seconds(props.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,

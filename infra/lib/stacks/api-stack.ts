@@ -11,6 +11,7 @@ import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integra
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { timeoutOf } from '../../../functions/core/budgets';
 import type { WebSocketRoute } from '../../../functions/routes';
 import { WEBSOCKET_ACCESS } from '../access';
 import type { AuthConfig, MarketConfig } from '../config';
@@ -123,6 +124,7 @@ export class ApiStack extends Stack {
         webOrigin: config.webOrigin,
         logRetentionDays: config.logRetentionDays,
         environment: config.featureEnv,
+        timeoutSeconds: timeoutOf(route),
       });
       applyAccess(fn, WEBSOCKET_ACCESS, refs);
       // Every live handler may answer or close connections (pong, subscription acks, kicks).

@@ -13,6 +13,7 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { COGNITO_TRIGGER_TIMEOUT_SECONDS } from '../../../functions/core/budgets';
 import { ENV } from '../../../functions/core/env';
 import { readSwitches } from '../../../shared/switches';
 import type { MarketConfig } from '../config';
@@ -69,7 +70,7 @@ export class IdentityStack extends Stack {
           [ENV.adminEmails]: config.adminEmails.join(','),
         },
         // Cognito gives a trigger 5 seconds.
-        timeout: Duration.seconds(5),
+        timeoutSeconds: COGNITO_TRIGGER_TIMEOUT_SECONDS,
       });
       applyAccess(fn, { table: 'write' }, refs);
       this.grantMessaging(fn, config);

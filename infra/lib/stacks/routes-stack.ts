@@ -13,6 +13,7 @@ import { httpRouteAccess } from '../access';
 import type { MarketConfig } from '../config';
 import { MarketFunction } from '../constructs/market-function';
 import { acknowledge } from '../nag';
+import { timeoutOf } from '../../../functions/core/budgets';
 import { ENV } from '../../../functions/core/env';
 import { pascalId, workflowArnPrefix } from '../names';
 import { applyAccess, importStateful } from './stateful-refs';
@@ -77,6 +78,7 @@ export class RoutesStack extends Stack {
         webOrigin: props.webOrigin,
         logRetentionDays: props.config.logRetentionDays,
         ...(route.memoryMb === undefined ? {} : { memorySize: route.memoryMb }),
+        timeoutSeconds: timeoutOf(route),
         native: (route.native ?? []).length > 0,
         environment: { ...props.config.featureEnv, [ENV.realtimeUrl]: props.realtimeUrl },
       });

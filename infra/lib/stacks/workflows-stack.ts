@@ -21,6 +21,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import { timeoutOf } from '../../../functions/core/budgets';
 import { FAILED_BATCHES_PREFIX } from '../../../functions/core/failed-batches';
 import type { ScheduledJob, StreamTrigger, WorkflowTask } from '../../../functions/routes';
 import { WORKFLOW_TASK_ACCESS } from '../access';
@@ -30,9 +31,6 @@ import { acknowledge } from '../nag';
 import { pascalId, resourceNames, stateMachineName, workflowArnPrefix } from '../names';
 import { TASK_PREFIX, type WorkflowFile } from '../workflows';
 import { applyAccess, importStateful, type StatefulRefs } from './stateful-refs';
-
-/** A task's or a job's timeout: it loads state, runs the pure transition, writes, performs effects. */
-export const TASK_TIMEOUT = Duration.seconds(60);
 
 /**
  * How long one tick of a job stays worth running: until the next tick, which does the same work
@@ -217,7 +215,7 @@ export class WorkflowsStack extends Stack {
       webOrigin: props.webOrigin,
       logRetentionDays: config.logRetentionDays,
       environment: config.featureEnv,
-      timeout: TASK_TIMEOUT,
+      timeoutSeconds: timeoutOf(task),
     });
     applyAccess(fn, WORKFLOW_TASK_ACCESS, refs);
     if (task.notify === true) {

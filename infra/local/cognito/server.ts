@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { Context } from 'aws-lambda';
 import { cognitoOperations, cognitoTriggers } from '../../../functions/routes';
 import { readSwitches } from '../../../shared/switches';
+import { COGNITO_TRIGGER_TIMEOUT_SECONDS } from '../../../functions/core/budgets';
 import { lambdaContext } from '../api-gateway-v2';
+import { invokeWithin } from '../invocation';
 import { handlerLoader } from '../http-gateway';
 import {
   REPO_ROOT,
@@ -280,7 +282,7 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
   const accessSeconds = options.accessTokenSeconds ?? 3600;
   const refreshSeconds = options.refreshTokenSeconds ?? 365 * 24 * 3600;
   const sessionMs = (options.sessionSeconds ?? 180) * 1000;
-  const triggerTimeoutMs = options.triggerTimeoutMs ?? 5000;
+  const triggerTimeoutMs = options.triggerTimeoutMs ?? COGNITO_TRIGGER_TIMEOUT_SECONDS * 1000;
   const triggers = options.triggers ?? DEFAULT_TRIGGER_MODULES;
   const loader = handlerLoader(triggers.functionsDir);
   const passwordAuth = options.passwordAuth ?? readSwitches(process.env).passwordLogin;
@@ -556,20 +558,18 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
       response,
     };
     const started = Date.now();
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const result = await Promise.race([
-        handler(event, lambdaContext(triggers.paths[name], triggerTimeoutMs, started)),
-        new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(
-            () =>
-              reject(
-                new Error(`Task timed out after ${(triggerTimeoutMs / 1000).toFixed(2)} seconds`),
-              ),
-            triggerTimeoutMs,
-          );
-        }),
-      ]);
+      // Held to Cognito's 5 s as Lambda holds the trigger to its timeout (invocation.ts).
+      const result = await invokeWithin(
+        {
+          functionName: triggers.paths[name],
+          handler: triggers.paths[name],
+          timeoutSeconds: triggerTimeoutMs / 1000,
+          region,
+          context: (timeoutMs) => lambdaContext(triggers.paths[name], timeoutMs, started),
+        },
+        (context) => handler(event, context),
+      );
       // A handler returns the event (async style); Cognito reads its `response`.
       const returned = (result ?? event) as { response?: unknown };
       const out = returned.response;
@@ -588,8 +588,6 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
         'UserLambdaValidationException',
         `${TRIGGER_LABELS[name]} failed with error ${message}.`,
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import type { SchedulerJob } from '../scheduler';
 import type { StreamMapping } from '../streams';
-import type { TwinUrls } from '../twin';
+import type { TwinBudgets, TwinUrls } from '../twin';
 
 /**
  * The globalSetup of the 'integration' project: one twin for the whole run, in test mode
@@ -25,6 +25,8 @@ export interface TwinContext {
   jobs: Record<string, SchedulerJob>;
   /** The stream triggers the twin runs (streams.ts). */
   streams: Record<string, StreamMapping>;
+  /** The budgets the twin holds the routes and tasks to (jobs' and triggers' are above). */
+  budgets: TwinBudgets;
 }
 
 declare module 'vitest' {
@@ -56,6 +58,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     userPoolClientId: twin.userPoolClientId,
     jobs: twin.jobs,
     streams: twin.streams,
+    budgets: twin.budgets,
   });
   return async () => {
     await twin.stop();

@@ -1,4 +1,6 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -597,6 +599,114 @@ describe('workflow runner', () => {
           new ListExecutionsCommand({ stateMachineArn: runner.stateMachineArns['choice-map'] }),
         ),
       ).rejects.toMatchObject({ name: 'UnknownOperationException' });
+    });
+  });
+
+  describe("a task past its Lambda's budget", () => {
+    /** One Task state with the given Retry, caught into `$.error`. */
+    const SLOW_FLOW = (retry: unknown[]) =>
+      JSON.stringify({
+        StartAt: 'Slow',
+        States: {
+          Slow: {
+            Type: 'Task',
+            Resource: '${Task_slow}',
+            TimeoutSeconds: 11,
+            Retry: retry,
+            Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Caught' }],
+            End: true,
+          },
+          Caught: { Type: 'Pass', End: true },
+        },
+      });
+
+    it('fails the state as Lambda reports a timeout, and its Retry on States.TaskFailed applies', async () => {
+      const dir = tempDir();
+      writeFileSync(
+        path.join(dir, 'slow.asl.json'),
+        SLOW_FLOW([{ ErrorEquals: ['States.TaskFailed'], IntervalSeconds: 1, MaxAttempts: 1 }]),
+      );
+      // A server the task calls once it wakes up: a stopped Lambda's call never arrives.
+      let hits = 0;
+      const server = createServer((_request, response) => {
+        hits += 1;
+        response.end('ok');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const attempts: { remaining: number; outcome?: string }[] = [];
+      const slow = async (_event: unknown, context: { getRemainingTimeInMillis(): number }) => {
+        const attempt: { remaining: number; outcome?: string } = {
+          remaining: context.getRemainingTimeInMillis(),
+        };
+        attempts.push(attempt);
+        // The first attempt outlives its 1 s budget; the retry answers in time.
+        if (attempts.length === 1) await new Promise((resolve) => setTimeout(resolve, 1_300));
+        attempt.outcome = await fetch(`http://127.0.0.1:${port}/`).then(
+          async (response) => response.text(),
+          (error: Error) => `${error.message}: ${(error.cause as Error | undefined)?.message}`,
+        );
+        return { attempt: attempts.length };
+      };
+      try {
+        const { runner, sfn } = await start({
+          workflowsDir: dir,
+          tasks: (key) => (key === 'slow' ? (slow as never) : undefined),
+          taskTimeoutSeconds: () => 1,
+        });
+        expect(runner.taskTimeouts).toEqual({ slow: 1 });
+        const { executionArn } = await sfn.send(
+          new StartExecutionCommand({ stateMachineArn: runner.stateMachineArns.slow, input: '{}' }),
+        );
+        const out = await waitFor(
+          () => describeExecution(sfn, executionArn as string),
+          (value) => value.status !== 'RUNNING',
+          10_000,
+        );
+        expect(out.status).toBe('SUCCEEDED');
+        expect(JSON.parse(out.output ?? '{}')).toEqual({ attempt: 2 });
+        expect(attempts[0]?.remaining).toBeGreaterThan(900);
+        expect(attempts[0]?.remaining).toBeLessThanOrEqual(1_000);
+        // The timed-out attempt's call, made after its deadline, was refused before it was sent.
+        expect(attempts[0]?.outcome).toMatch(/Lambda timed out: slow after 1 s/);
+        expect(attempts[1]?.outcome).toBe('ok');
+        expect(hits).toBe(1);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    it('hands a Catch the error Lambda reports: Sandbox.Timedout, "Task timed out after 1.00 seconds"', async () => {
+      const dir = tempDir();
+      writeFileSync(path.join(dir, 'slow.asl.json'), SLOW_FLOW([]));
+      const { runner, sfn } = await start({
+        workflowsDir: dir,
+        tasks: (key) =>
+          key === 'slow'
+            ? () => new Promise((resolve) => setTimeout(() => resolve('late'), 1_300))
+            : undefined,
+        taskTimeoutSeconds: () => 1,
+      });
+      const { executionArn } = await sfn.send(
+        new StartExecutionCommand({ stateMachineArn: runner.stateMachineArns.slow, input: '{}' }),
+      );
+      const out = await waitFor(
+        () => describeExecution(sfn, executionArn as string),
+        (value) => value.status !== 'RUNNING',
+        10_000,
+      );
+      expect(out.status).toBe('SUCCEEDED');
+      const { error } = JSON.parse(out.output ?? '{}') as {
+        error: { Error: string; Cause: string };
+      };
+      expect(error.Error).toBe('Sandbox.Timedout');
+      expect(JSON.parse(error.Cause)).toEqual({
+        errorType: 'Sandbox.Timedout',
+        errorMessage: expect.stringMatching(
+          /^RequestId: [0-9a-f-]{36} Error: Task timed out after 1\.00 seconds$/,
+        ) as unknown,
+      });
     });
   });
 });

@@ -6,7 +6,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ExecutionError, StateMachine } from 'aws-local-stepfunctions';
 import type { Context } from 'aws-lambda';
-import { workflowTasks } from '../../../functions/routes';
+import { timeoutOf } from '../../../functions/core/budgets';
+import { workflowTasks, type WorkflowTask } from '../../../functions/routes';
+import { invokeWithin, LambdaTimeout } from '../invocation';
 import {
   CONTINUE_ERROR,
   isRfc3339,
@@ -30,7 +32,7 @@ import {
   type ExecutionStore,
   type HistoryEntry,
 } from './store';
-import { assertHandlerExists, FUNCTIONS_DIR, lambdaContext, loadHandler } from './invoke';
+import { assertHandlerExists, FUNCTIONS_DIR, loadHandler } from './invoke';
 
 /**
  * The local Step Functions: `aws-local-stepfunctions` runs the ASL files of a directory, behind an
@@ -43,7 +45,8 @@ import { assertHandlerExists, FUNCTIONS_DIR, lambdaContext, loadHandler } from '
 export type TaskFunction = (event: unknown, context: Context) => unknown;
 /** Resolves a `${Task_<key>}` key to a function (tests); undefined means unknown. */
 export type TaskResolver = (key: string) => TaskFunction | undefined;
-export type TaskTable = Readonly<Record<string, { handler: string }>>;
+/** `${Task_<key>}` → its declaration: the handler module and its budget (`timeoutSeconds`). */
+export type TaskTable = Readonly<Record<string, WorkflowTask>>;
 
 export interface WorkflowRunnerOptions {
   /** Directory of `<name>.asl.json` files: `infra/workflows` for the product. */
@@ -56,6 +59,11 @@ export interface WorkflowRunnerOptions {
   region?: string;
   /** `${Task_<key>}` → handler: the route table's `workflowTasks` by default. */
   tasks?: TaskTable | TaskResolver;
+  /**
+   * A resolver's tasks' budgets in seconds (tests); a TaskTable's come from its declarations
+   * (`timeoutOf`), as CDK's do. Default: a task's default budget.
+   */
+  taskTimeoutSeconds?: (key: string) => number | undefined;
   /** Root of handler modules for a TaskTable (`functions/`). */
   functionsDir?: string;
   /** The runner's clock (epoch ms): waits, deadlines and dates follow it. */
@@ -83,6 +91,8 @@ export interface WorkflowRunner {
   stateMachineArns: Record<string, string>;
   /** What precedes a name in those ARNs (WORKFLOW_ARN_PREFIX on the twin). */
   stateMachineArnPrefix: string;
+  /** The budget (seconds) of each task the state machines run, by `workflowTasks` key. */
+  taskTimeouts: Record<string, number>;
   /** Resumes the executions held back by `autoResume: false`; answers how many. */
   resume(): number;
   /** Stops; unfinished executions stay on disk for the next runner on the same data dir. */
@@ -92,7 +102,6 @@ export interface WorkflowRunner {
 const ACCOUNT = '000000000000';
 const ASL_SUFFIX = '.asl.json';
 const MAX_PAYLOAD_CHARS = 256 * 1024;
-const LIBRARY_TASK_TIMEOUT_MS = 60_000;
 const TOKEN_PREFIX = 'AQ';
 /** Step Functions names: 1-80 characters, no whitespace, brackets, wildcards, specials, controls. */
 function isValidName(name: string): boolean {
@@ -140,8 +149,18 @@ function runtimeError(message: string): Error {
   return namedError('States.Runtime', message, { isRetryable: false, isCatchable: false });
 }
 
-/** Lambda's error shape: Error = errorType, Cause = the JSON Lambda reports. */
+/**
+ * Lambda's error shape: Error = errorType, Cause = the JSON Lambda reports. A function stopped at
+ * its timeout reports `Sandbox.Timedout` with no trace (the Step Functions guide names this
+ * `Lambda.Unknown`; either way `States.TaskFailed` matches it, so the state's Retry applies).
+ */
 function lambdaError(error: unknown): Error {
+  if (error instanceof LambdaTimeout) {
+    return namedError(
+      error.name,
+      JSON.stringify({ errorType: error.name, errorMessage: error.message }),
+    );
+  }
   const errorType = error instanceof Error ? error.name : 'Error';
   const errorMessage = error instanceof Error ? error.message : String(error);
   const trace = error instanceof Error ? (error.stack ?? '').split('\n') : [];
@@ -192,6 +211,16 @@ export async function startWorkflowRunner(options: WorkflowRunnerOptions): Promi
   const tasks = options.tasks ?? workflowTasks;
   const store: ExecutionStore =
     options.dataDir === undefined ? memoryStore() : fileStore(options.dataDir);
+
+  // Each task's budget, checked at start (a task Lambda could not run stops the runner, as the
+  // synth): its declaration's, as CDK sets it.
+  const budgets = new Map<string, number>();
+  if (typeof tasks !== 'function') {
+    for (const [key, task] of Object.entries(tasks)) budgets.set(key, timeoutOf(task));
+  }
+  const budgetOf = (key: string): number =>
+    budgets.get(key) ??
+    timeoutOf({ handler: key, timeoutSeconds: options.taskTimeoutSeconds?.(key) });
 
   const resolveTask = (key: string): (() => Promise<TaskFunction>) | undefined => {
     if (typeof tasks === 'function') {
@@ -337,11 +366,12 @@ export async function startWorkflowRunner(options: WorkflowRunnerOptions): Promi
     const load = resolveTask(key);
     if (load === undefined) throw runtimeError(`no handler for \${Task_${key}}`);
     const fn = await load();
+    const handler = typeof tasks === 'function' ? key : (tasks[key]?.handler ?? key);
     let result: unknown;
     try {
-      result = await fn(
-        payload,
-        lambdaContext(key, { region, timeoutMs: LIBRARY_TASK_TIMEOUT_MS }),
+      result = await invokeWithin(
+        { functionName: key, handler, timeoutSeconds: budgetOf(key), region },
+        (context) => fn(payload, context),
       );
     } catch (error) {
       throw lambdaError(error);
@@ -849,6 +879,11 @@ export async function startWorkflowRunner(options: WorkflowRunnerOptions): Promi
     endpoint: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
     stateMachineArns: Object.fromEntries([...machines].map(([name, m]) => [name, m.arn])),
     stateMachineArnPrefix: arnPrefix,
+    taskTimeouts: Object.fromEntries(
+      [...new Set([...machines.values()].flatMap((m) => [...m.prepared.taskKeys]))]
+        .sort()
+        .map((key) => [key, budgetOf(key)]),
+    ),
     resume,
     async stop() {
       if (stopping) return;
