@@ -9,7 +9,7 @@ import { notificationsRoutes } from './notifications/notifications.routes';
 import { offeringsRoutes } from './offerings/offerings.routes';
 import { ordersRoutes } from './orders/orders.routes';
 import { pagesRoutes } from './pages/pages.routes';
-import { paymentsRoutes } from './payments/payments.routes';
+import { paymentsRoutes, paymentsStreamTriggers } from './payments/payments.routes';
 import { profilesRoutes } from './profiles/profiles.routes';
 import { systemRoutes } from './system/system.routes';
 
@@ -129,6 +129,40 @@ export const scheduledJobs: Readonly<Record<string, ScheduledJob>> = {
     rateMinutes: 5,
     runsOn: 'bidEvents',
   },
+  // The Stripe events the stripeEvents trigger has not handled a few minutes after they came (a
+  // batch given up on, a handler stopped): kept batches replayed and pending events handled.
+  stripeEventsReplay: {
+    handler: 'payments/handlers/stripe-events',
+    rateMinutes: 5,
+    runsOn: 'stripeEvents',
+  },
+  // Reconciliation with Stripe (functions/payments/reconcile.ts): its events and money since the
+  // last run against what the app recorded; a missed event is applied, a disagreement kept for
+  // support. It may do what any payment event does.
+  stripeReconcile: {
+    handler: 'payments/handlers/stripe-reconcile',
+    rateMinutes: 15,
+    stripe: true,
+    notify: true,
+    workflows: ['payout-release'],
+    // Budget: a quarter hour of events and balance transactions, each maybe an order's sale.
+    timeoutSeconds: 600,
+  },
+  // The order sweeper (functions/orders/sweep.ts): orders whose booking ran out or whose payouts
+  // are due with no timer to see to it (a failed booking-expiry or payout-release execution), and
+  // orders whose last step left money half-moved (a refund, a reversal, a payout, an honour cut
+  // short), finished as their own task would. It may refund, transfer, notify and start the
+  // payout-release wait.
+  orderSweep: {
+    handler: 'orders/handlers/order-sweep',
+    rateMinutes: 5,
+    stripe: true,
+    notify: true,
+    workflows: ['payout-release'],
+    // Budget: up to 100 orders a run, each a few Stripe calls; the run stops starting new ones
+    // 15 s before the end (sweep.ts), and the rest wait for the next run.
+    timeoutSeconds: 300,
+  },
 };
 
 /**
@@ -137,6 +171,7 @@ export const scheduledJobs: Readonly<Record<string, ScheduledJob>> = {
  */
 export const streamTriggers: Readonly<Record<string, StreamTrigger>> = {
   ...bidsStreamTriggers,
+  ...paymentsStreamTriggers,
 };
 
 /**

@@ -18,6 +18,7 @@ import {
 import { saleEffectsOf, saleOf } from '../offerings/index';
 import { transition, type OrderEffect, type OrderEvent } from './order.machine';
 import {
+  balanceUncharged,
   nftUniqueIdOf,
   splitOf,
   type OrderParty,
@@ -213,16 +214,6 @@ export function resumeEffects(record: OrderRecord): OrderEffect[] {
     default:
       return extra;
   }
-}
-
-/** A deposit order's balance was asked for and has no outcome yet (no payment, no refusal). */
-export function balanceUncharged(record: OrderRecord): boolean {
-  return (
-    record.status === 'checkout_complete' &&
-    record.balance_requested &&
-    record.payment_error === null &&
-    !record.payments.some((payment) => payment.kind === 'balance' && payment.extra !== true)
-  );
 }
 
 /** What a waiting call leaves to the payment's webhook (ApplyOptions.defer). */
@@ -714,10 +705,14 @@ export async function copiesBackPieces(
     (copy): copy is CopyRecord =>
       copy !== undefined && copy.owner_id === record.buyer.id && copy.status === 'available',
   );
-  if (held.length < copies.length) {
-    const kept = copies
-      .filter((copy) => copy !== undefined && !held.includes(copy))
-      .map((copy) => copy?.nftuniqueid);
+  // The buyer's copies that cannot come back (listed, blocked or passed on since); those already
+  // back with the seller (a cancel's own write) are done.
+  const kept = copies
+    .filter(
+      (copy) => copy !== undefined && !held.includes(copy) && copy.owner_id !== record.seller.id,
+    )
+    .map((copy) => copy?.nftuniqueid);
+  if (kept.length > 0) {
     if (options.all) {
       throw new DomainError('orders.errors.copies_not_returnable', {
         message:
@@ -810,7 +805,7 @@ async function payout(deps: OrdersDeps, orderId: string, now: Date): Promise<voi
             })
           : 0;
       const amount = entry.amount - netted;
-      const transfer =
+      const outcome =
         amount > 0
           ? await deps.payments.transfer({
               accountId: account,
@@ -822,6 +817,19 @@ async function payout(deps: OrdersDeps, orderId: string, now: Date): Promise<voi
               idempotencyKey: `payout:${orderId}:${entry.party}:${entry.charge_id}`,
             })
           : null;
+      if (outcome?.status === 'refused') {
+        // Stripe refused it for good (its charge refunded in part meanwhile, an account that
+        // cannot receive it): the share is blocked for support, and the rest goes on.
+        await patchTransfer(
+          deps,
+          orderId,
+          entry,
+          { ...entry, state: 'blocked', blocked_reason: outcome.code },
+          now,
+        );
+        continue;
+      }
+      const transfer = outcome;
       made = {
         ...entry,
         state: 'paid',
@@ -1195,6 +1203,21 @@ export async function settleAfterPayment(
   const effects: OrderEffect[] = ['notify_paid'];
   if (record.status === 'fulfilled' && record.delivery === 'none') effects.push('payout');
   await performEffects(deps, record, effects, now);
+}
+
+/**
+ * Finishes what an order's last step left half done (the order sweeper): a sale being honoured is
+ * honoured (or found not honourable), and the settling effects of where the order stands run
+ * again — each is idempotent and finds little or nothing left to do.
+ */
+export async function settleOrder(deps: OrdersDeps, orderId: string, now: Date): Promise<void> {
+  const record = await deps.repo.get(orderId);
+  if (record === undefined) return;
+  if (record.status === 'payment_intent_success') {
+    await settleAfterPayment(deps, orderId, now);
+    return;
+  }
+  await performEffects(deps, record, resumeEffects(record), now);
 }
 
 export { nftUniqueIdOf };

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayFetch, twin, useTwinEnv } from '../../infra/local/test/twin-context';
-import { clearFaults, injectFault, payOutAccount } from '../../infra/local/stripe/testing';
+import {
+  clearFaults,
+  dropWebhooks,
+  holdWebhooks,
+  injectFault,
+  payOutAccount,
+} from '../../infra/local/stripe/testing';
 import {
   call,
   hasCognito,
@@ -13,7 +19,7 @@ import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { putFinishedItem } from '../items/testing/items';
 import { createItemsRepo, lockPack } from '../items/index';
-import { listCards, paymentsDeps } from '../payments/index';
+import { listCards, paymentsDeps, reconcileStripe } from '../payments/index';
 import type {
   CardPayment,
   CheckoutSession,
@@ -21,6 +27,11 @@ import type {
   WalletActivity,
 } from '../../shared/schemas/orders';
 import { ordersDeps } from './orders.deps';
+import { preorder } from './booking';
+import { updateOrder } from './fulfilment';
+import { RELEASE_AFTER_SHIPPING_MS } from './order.machine';
+import { ORDER_SWEEP_GRACE_MS, sweepOrders } from './sweep';
+import type { OrdersDeps } from './ports';
 import {
   addCard,
   enterCard,
@@ -56,6 +67,51 @@ beforeAll(async () => {
 }, 180_000);
 
 const stripeUrl = () => twin().urls.stripe;
+
+const ADDRESS = {
+  country: 'ES',
+  fullname: 'Jo Buyer',
+  line1: 'Calle Mayor 1',
+  line2: null,
+  postalcode: '28013',
+  city: 'Madrid',
+  stateprovince: 'Madrid',
+  instructions: null,
+};
+
+/** Books a physical offering delivered to the buyer's address. */
+async function bookDelivered(user: TestUser, offeringId: string): Promise<Order> {
+  const booked = await call<Order>('POST', `/api/users/${user.id}/offering/assigntoken2preorder`, {
+    token: user.accessToken,
+    body: { order: { offeringid: offeringId, quantity: 1, postaladdress: ADDRESS } },
+  });
+  expect(booked.status).toBe(201);
+  return booked.json.data;
+}
+
+/** A physical item of the seller listed at `price`. */
+async function listedPhysical(title: string, price: number) {
+  const item = await putFinishedItem({
+    creator: { id: seller.id, nick: seller.nick },
+    copies: 1,
+    product_type: 'physical',
+    title,
+  });
+  return listApproved(seller, admin, item.id, { copies: 1, price });
+}
+
+/** The orders' dependencies with a timer whose start is lost (the execution never runs). */
+function withoutTimers(real: OrdersDeps): OrdersDeps {
+  return {
+    ...real,
+    startBookingExpiry: async () => undefined,
+    startPayoutRelease: async () => undefined,
+  };
+}
+
+/** The sweeper as it runs `at` (its budget ample). */
+const sweepAt = (at: number) =>
+  sweepOrders(ordersDeps(), new Date(at), { remainingMs: () => 300_000 });
 
 /** A digital item of the seller listed at `price` (paid, it is fulfilled and paid out at once). */
 async function listed(title: string, price: number, copies = 1) {
@@ -258,7 +314,11 @@ describe('refunds, outages and cancels', () => {
     const offering = await listed('Dashboard refund', 2_000);
     const order = await book(buyer, offering.id);
     const paid = await pay(buyer, order.id);
-    await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    // Paid out (the payment's webhook): the seller's share left with its transfer.
+    await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.length > 0 && transfers.every((entry) => entry.state === 'paid'),
+    );
     const intent = paid.json.data.payment_intent_id as string;
     // Support refunds part of it in the dashboard: a line, the order unchanged.
     const part = await twinStripe().refunds.create({ payment_intent: intent, amount: 500 });
@@ -331,38 +391,9 @@ describe('refunds, outages and cancels', () => {
 
   it('a cancel whose copies the buyer listed since is refused, and nothing is refunded', async (context) => {
     if (!hasCognito()) return context.skip();
-    const item = await putFinishedItem({
-      creator: { id: seller.id, nick: seller.nick },
-      copies: 1,
-      product_type: 'physical',
-      title: 'Relisted',
-    });
-    const offering = await listApproved(seller, admin, item.id, { copies: 1, price: 2_200 });
-    const booked = await call<Order>(
-      'POST',
-      `/api/users/${buyer.id}/offering/assigntoken2preorder`,
-      {
-        token: buyer.accessToken,
-        body: {
-          order: {
-            offeringid: offering.id,
-            quantity: 1,
-            postaladdress: {
-              country: 'ES',
-              fullname: 'Jo Buyer',
-              line1: 'Calle Mayor 1',
-              line2: null,
-              postalcode: '28013',
-              city: 'Madrid',
-              stateprovince: 'Madrid',
-              instructions: null,
-            },
-          },
-        },
-      },
-    );
-    expect(booked.status).toBe(201);
-    const order = booked.json.data;
+    const offering = await listedPhysical('Relisted', 2_200);
+    const item = { id: offering.item.id };
+    const order = await bookDelivered(buyer, offering.id);
     expect((await pay(buyer, order.id)).json.data.status).toBe('succeeded');
     await waitOrder(buyer, order.id, (current) => current.status === 'paid');
     // The buyer puts the copy on the market again: their listing blocks it.
@@ -428,5 +459,150 @@ describe('refunds, outages and cancels', () => {
       (transfer) => transfer.transfer_group === nextOrder.id,
     );
     expect(made.map((transfer) => transfer.amount)).toEqual([(netted[0]?.amount ?? 0) - share]);
+  });
+});
+
+describe('timers and half-finished steps have a net: the order sweeper', () => {
+  it('a booking whose expiry never ran is expired by the sweeper; its copy is free again', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Lost timer', 1_000);
+    const deps = withoutTimers(ordersDeps());
+    const order = await preorder(
+      deps,
+      {
+        callerId: buyer.id,
+        offeringId: offering.id,
+        quantity: 1,
+        postaladdress: null,
+        idempotencyKey: undefined,
+      },
+      new Date(),
+    );
+    const end = Date.parse(order.booking_expires_at);
+    // Within the grace after its end nothing happens (the timer may still be on its way).
+    expect((await sweepAt(end + ORDER_SWEEP_GRACE_MS - 1_000)).swept).not.toContain(order.id);
+    expect((await sweepAt(end + ORDER_SWEEP_GRACE_MS + 1_000)).swept).toContain(order.id);
+    expect(await orderOf(buyer, order.id)).toMatchObject({ status: 'order_expired' });
+    // Done: it left the sweeper's list.
+    expect((await sweepAt(end + ORDER_SWEEP_GRACE_MS + 60_000)).swept).not.toContain(order.id);
+    const other = await newUser(RUN);
+    expect(await book(other, offering.id)).toMatchObject({ status: 'accepted' });
+  });
+
+  it('a shipped order whose payout-release never ran is paid out by the sweeper 14 days on', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listedPhysical('Lost release', 3_000);
+    const order = await bookDelivered(buyer, offering.id);
+    expect((await pay(buyer, order.id)).json.data.status).toBe('succeeded');
+    await waitOrder(buyer, order.id, (current) => current.status === 'paid');
+    const shippedAt = Date.now();
+    await updateOrder(
+      withoutTimers(ordersDeps()),
+      {
+        callerId: seller.id,
+        orderId: order.id,
+        body: { action: 'ship', carrier: 'UPS', tracking: '1Z999' },
+      },
+      new Date(shippedAt),
+    );
+    const release = shippedAt + RELEASE_AFTER_SHIPPING_MS;
+    expect((await sweepAt(release - 60_000)).swept).not.toContain(order.id);
+    expect((await sweepAt(release + ORDER_SWEEP_GRACE_MS + 1_000)).swept).toContain(order.id);
+    const paidOut = await orderOf(seller, order.id);
+    expect(paidOut.status).toBe('fulfilled');
+    expect(paidOut.transfers.map((transfer) => transfer.state)).toEqual(['paid']);
+  });
+
+  it('a cancel whose refund Stripe could not make: the seller is told to retry, the sweeper refunds', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listedPhysical('Refund later', 2_300);
+    const order = await bookDelivered(buyer, offering.id);
+    const paid = await pay(buyer, order.id);
+    await waitOrder(buyer, order.id, (current) => current.status === 'paid');
+    const intent = paid.json.data.payment_intent_id as string;
+    await injectFault(stripeUrl(), {
+      method: 'POST',
+      path: '/v1/refunds',
+      match: intent,
+      fault: 'api_error',
+      // Down for a while: every attempt meanwhile (the SDK's retries, the payment's webhook).
+      times: 100,
+    });
+    const cancel = await call<Order>(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${order.id}`,
+      { token: seller.accessToken, body: { action: 'cancel', reason: 'Broken in the shop' } },
+    );
+    expect(cancel.status).toBe(503);
+    expect(cancel.json.error.code).toBe('payments.errors.provider');
+    // The cancel stands with its copies back; the money has not moved yet.
+    expect(await orderOf(seller, order.id)).toMatchObject({ status: 'cancelled', refunded: 0 });
+    expect((await chargesOf(order.id))[0]?.refunded).toBe(0);
+    // Stripe answers again; nobody presses anything again: the sweeper finishes the refund.
+    await clearFaults(stripeUrl(), intent);
+    const swept = await sweepAt(Date.now() + ORDER_SWEEP_GRACE_MS + 1_000);
+    expect(swept.swept).toContain(order.id);
+    expect(await orderOf(buyer, order.id)).toMatchObject({ status: 'cancelled', refunded: 2_300 });
+    expect((await chargesOf(order.id))[0]?.refunded).toBe(2_300);
+    expect(
+      (await walletOf(buyer)).filter(
+        (line) => line.order_id === order.id && line.event === 'refund',
+      ),
+    ).toHaveLength(1);
+    expect((await sweepAt(Date.now() + 10 * 60_000)).swept).not.toContain(order.id);
+  });
+});
+
+describe('reconciliation with Stripe', () => {
+  it('a payment whose webhooks were lost for good is applied by the reconciliation; money Stripe moved that no order knows is reported', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Webhook lost', 1_900);
+    const order = await book(buyer, offering.id);
+    const page = await call<CheckoutSession>('POST', '/api/payment-gateway/checkout/create', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    // The payment's events never arrive (Stripe gave up on the endpoint), and the buyer never
+    // comes back to the return page.
+    await holdWebhooks(stripeUrl(), order.id);
+    await enterCard(page.json.data.url, '4242424242424242');
+    expect(await dropWebhooks(stripeUrl(), order.id)).toBeGreaterThan(0);
+    expect(await orderOf(buyer, order.id)).toMatchObject({ status: 'payment_intent_created' });
+    // And a transfer made outside the app (by hand in the dashboard) for that order.
+    const account = (await paymentsDeps().repo.getRecord(seller.id))?.stripe_account_id as string;
+    const stray = await twinStripe().transfers.create({
+      amount: 100,
+      currency: 'eur',
+      destination: account,
+      transfer_group: order.id,
+      metadata: { order_id: order.id, party: 'seller' },
+    });
+
+    const report = await reconcileStripe(paymentsDeps(), new Date(), {
+      remainingMs: () => 600_000,
+    });
+    expect(report.complete).toBe(true);
+    expect(report.events.missed.length).toBeGreaterThan(0);
+    const paid = await orderOf(buyer, order.id);
+    expect(paid).toMatchObject({ status: 'fulfilled', paid: 1_900 });
+    expect(await chargesOf(order.id)).toHaveLength(1);
+    const lines = await walletOf(buyer);
+    expect(
+      lines.filter((line) => line.order_id === order.id && line.event === 'payment'),
+    ).toHaveLength(1);
+    expect(report.movements.findings).toContainEqual(
+      expect.objectContaining({ order_id: order.id, ref: stray.id, code: 'transfer_unrecorded' }),
+    );
+    expect(await paymentsDeps().repo.listFindings(100)).toContainEqual(
+      expect.objectContaining({ ref: stray.id, code: 'transfer_unrecorded' }),
+    );
+    // A second run finds nothing new: everything it applied is recorded now.
+    const again = await reconcileStripe(paymentsDeps(), new Date(), {
+      remainingMs: () => 600_000,
+    });
+    expect(again.events.missed).toEqual([]);
+    expect(again.movements.findings.filter((finding) => finding.order_id === order.id)).toEqual([
+      expect.objectContaining({ ref: stray.id }),
+    ]);
   });
 });

@@ -10,6 +10,7 @@ export {
   paymentIntentChanged,
 } from './payment';
 export { releaseWaitingPayouts } from './apply';
+export { auditMovement } from './audit';
 export {
   auctionOfferStates,
   auctionOrderCopies,

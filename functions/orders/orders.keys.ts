@@ -13,6 +13,7 @@ import { idempotencyRecordKey } from '../core/idempotency';
  * | a user's wallet activity (payments, payouts)        | pk = USER#<userId>, begins_with(sk, 'WALLET#')         | table |
  * | booking replay by Idempotency-Key                   | pk = IDEMPOTENCY#preorder#<userId>#<key>, sk = RESULT  | table |
  * | a user's payouts waiting for a payout account       | pk = USER#<userId>, begins_with(sk, 'WAITPAY#')        | table |
+ * | orders due for the sweeper, oldest first (8 shards)  | gsi4pk = ORDERDUE#<0-7>, gsi4sk < <time>               | gsi4  |
  * | what a user's payout account owes, per currency      | pk = USER#<userId>, sk = OWED#<currency>               | table |
  * | every account owing something (support)             | gsi1pk = OWED#ALL, gsi1sk = <userId>#<currency>        | gsi1  |
  * | how a user's debt came and went (refused reversals,  | pk = USER#<userId>, begins_with(sk, 'OWEDLINE#')       | table |
@@ -102,4 +103,26 @@ export const OWED_LINE_PREFIX = 'OWEDLINE#';
  */
 export function owedLineKey(userId: string, ref: string): Key {
   return { pk: `USER#${userId}`, sk: `${OWED_LINE_PREFIX}${ref}` };
+}
+
+/**
+ * The sweeper's index of orders due (orders.ts `dueAtOf`), spread over 8 partitions by order id so
+ * the index's writes (every booking and most order writes) never heat one partition; the sweeper
+ * reads the 8.
+ */
+export const ORDER_DUE_SHARDS = 8;
+
+export function orderDuePartition(orderId: string): string {
+  let hash = 0;
+  for (const char of orderId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `ORDERDUE#${hash % ORDER_DUE_SHARDS}`;
+}
+
+export function orderDueShards(): string[] {
+  return Array.from({ length: ORDER_DUE_SHARDS }, (_, shard) => `ORDERDUE#${shard}`);
+}
+
+/** The index's sort key: when the order is due, then the order (ISO times sort as strings). */
+export function orderDueSort(dueAt: string, orderId: string): string {
+  return `${dueAt}#${orderId}`;
 }

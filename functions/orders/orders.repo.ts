@@ -29,6 +29,7 @@ import {
   WALLET_ENTRY_TYPE,
   WALLET_PREFIX,
   activityKey,
+  orderDueShards,
   orderKey,
   owedIndexSort,
   owedKey,
@@ -112,6 +113,8 @@ export interface OrdersRepo {
   settleOwed(line: Omit<OwedLine, 'amount'> & { upTo: number }): Promise<number>;
   /** Every account owing something, with how its debt came and went (support). */
   listOwed(limit: number): Promise<OwedAccount[]>;
+  /** The orders due before `before` (orders.ts dueAtOf), oldest first per shard, at most `limit`. */
+  dueOrders(before: string, limit: number): Promise<string[]>;
 }
 
 /** One movement of what a user's payout account owes the platform. */
@@ -149,6 +152,8 @@ function strip<T>(raw: Record<string, unknown>): T {
     gsi2sk: _d,
     gsi3pk: _e,
     gsi3sk: _f,
+    gsi4pk: _g,
+    gsi4sk: _h,
     ...rest
   } = raw;
   return rest as T;
@@ -557,6 +562,29 @@ export function createOrdersRepo(deps: {
           };
         }),
       );
+    },
+
+    async dueOrders(before, limit) {
+      const shards = await Promise.all(
+        orderDueShards().map(async (partition) => {
+          const result = await doc.send(
+            new QueryCommand({
+              TableName,
+              IndexName: 'gsi4',
+              KeyConditionExpression: 'gsi4pk = :partition AND gsi4sk < :before',
+              ExpressionAttributeValues: { ':partition': partition, ':before': before },
+              ProjectionExpression: 'id, gsi4sk',
+              Limit: limit,
+            }),
+          );
+          return (result.Items ?? []) as { id: string; gsi4sk: string }[];
+        }),
+      );
+      return shards
+        .flat()
+        .sort((a, b) => a.gsi4sk.localeCompare(b.gsi4sk))
+        .slice(0, limit)
+        .map((entry) => entry.id);
     },
 
     async listWallet(userId, cursor, limit) {

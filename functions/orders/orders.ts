@@ -3,7 +3,13 @@ import type { ProductType } from '../../shared/switches';
 import type { Order, OrderStatus, PostalAddress } from '../../shared/schemas/orders';
 import { splitPayment, type Split } from '../../shared/split';
 import { imageUrls, type StoredImage } from '../items/index';
-import { buyerPartition, offeringOrdersPartition, sellerPartition } from './orders.keys';
+import {
+  buyerPartition,
+  offeringOrdersPartition,
+  orderDuePartition,
+  orderDueSort,
+  sellerPartition,
+} from './orders.keys';
 import {
   canCancel,
   canConfirmReceipt,
@@ -32,7 +38,9 @@ export interface StoredTransfer {
   amount: number;
   /** The charge it is paid from (one transfer per party per charge). */
   charge_id: string;
-  state: 'held' | 'paid' | 'reversed' | 'waiting_account' | 'reversal_failed';
+  state: 'held' | 'paid' | 'reversed' | 'waiting_account' | 'reversal_failed' | 'blocked';
+  /** Why Stripe refused to pay the share out (state `blocked`: support looks into it). */
+  blocked_reason?: string;
   transfer_id: string | null;
   /** Kept back from this share to pay off what the account owed (orders.repo settleOwed). */
   netted?: number;
@@ -161,7 +169,68 @@ export function indexKeysOf(record: OrderRecord): Record<string, string> {
     keys.gsi3pk = offeringOrdersPartition(record.offering_id);
     keys.gsi3sk = record.id;
   }
+  const due = dueAtOf(record);
+  if (due !== null) {
+    keys.gsi4pk = orderDuePartition(record.id);
+    keys.gsi4sk = orderDueSort(due, record.id);
+  }
   return keys;
+}
+
+/**
+ * When the order next needs acting on if its own timer or call does not (the order sweeper's
+ * index): the booking's end while it is booked, the payouts' release while a shipped or picked-up
+ * order waits for it, and at once (its last write) while money or copies are left half-moved — a
+ * sale being honoured, a refund or a reversal not done, an extra payment not refunded yet, held
+ * shares of a fulfilled order, a balance asked for and not charged. null: nothing is due.
+ */
+export function dueAtOf(record: OrderRecord): string | null {
+  if (isBooked(record)) return record.booking_expires_at;
+  if (
+    record.status === 'paid' &&
+    record.release_at !== null &&
+    (record.fulfilment === 'shipped' || record.delivery === 'pickup')
+  ) {
+    return record.release_at;
+  }
+  return unsettled(record) ? record.updated_at : null;
+}
+
+/** Money or copies left half-moved by a step that did not finish (see dueAtOf). */
+function unsettled(record: OrderRecord): boolean {
+  const succeeded = (payment: StoredPayment) => payment.status === 'succeeded';
+  if (record.payments.some((payment) => payment.extra === true && succeeded(payment))) return true;
+  switch (record.status) {
+    case 'payment_intent_success':
+      return true;
+    case 'cancelled':
+      return (
+        record.payments.some(succeeded) ||
+        record.transfers.some(
+          (entry) => entry.state !== 'reversed' && entry.state !== 'reversal_failed',
+        )
+      );
+    case 'payment_expired':
+      return record.payments.some(succeeded);
+    case 'fulfilled':
+      return record.transfers.some((entry) => entry.state === 'held');
+    case 'checkout_complete':
+      return balanceUncharged(record);
+    default:
+      return false;
+  }
+}
+
+/** A deposit order's balance was asked for and has no outcome yet (no payment, no refusal). */
+export function balanceUncharged(
+  record: Pick<OrderRecord, 'status' | 'balance_requested' | 'payment_error' | 'payments'>,
+): boolean {
+  return (
+    record.status === 'checkout_complete' &&
+    record.balance_requested &&
+    record.payment_error === null &&
+    !record.payments.some((payment) => payment.kind === 'balance' && payment.extra !== true)
+  );
 }
 
 export function nftUniqueIdOf(itemId: string, serial: number): string {

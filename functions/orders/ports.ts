@@ -9,6 +9,7 @@ import type {
   RefundFacts,
   ReversalOutcome,
   ShareTransfer,
+  TransferOutcome,
 } from '../payments/index';
 import type { OrdersRepo } from './orders.repo';
 
@@ -56,7 +57,7 @@ export interface OrderPayments {
   /** Every refund of a payment, ours or made in Stripe's dashboard. */
   refundsOf(paymentIntentId: string): Promise<RefundFacts[]>;
   payoutAccountOf(userId: string): Promise<string | undefined>;
-  transfer(input: ShareTransfer): Promise<{ transfer_id: string; created: string }>;
+  transfer(input: ShareTransfer): Promise<TransferOutcome>;
   reverseTransfer(input: {
     transferId: string;
     orderId: string;

@@ -480,25 +480,54 @@ async function madeTransfer(
 export async function transferShare(
   deps: Pick<PaymentsDeps, 'stripe'>,
   input: ShareTransfer,
-): Promise<{ transfer_id: string; created: string }> {
+): Promise<TransferOutcome> {
   const stripe = await deps.stripe();
-  const transfer =
-    (await viaStripe('payments.errors.provider', () => madeTransfer(stripe, input))) ??
-    (await viaStripe('payments.errors.provider', () =>
-      stripe.transfers.create(
-        {
-          amount: input.amount,
-          currency: input.currency.toLowerCase(),
-          destination: input.accountId,
-          transfer_group: input.orderId,
-          source_transaction: input.chargeId,
-          metadata: { order_id: input.orderId, party: input.party },
-        },
-        { idempotencyKey: input.idempotencyKey },
-      ),
-    ));
-  return { transfer_id: transfer.id, created: new Date(transfer.created * 1000).toISOString() };
+  const made = await viaStripe('payments.errors.provider', () => madeTransfer(stripe, input));
+  if (made !== undefined) {
+    return {
+      status: 'paid',
+      transfer_id: made.id,
+      created: new Date(made.created * 1000).toISOString(),
+    };
+  }
+  try {
+    const transfer = await stripe.transfers.create(
+      {
+        amount: input.amount,
+        currency: input.currency.toLowerCase(),
+        destination: input.accountId,
+        transfer_group: input.orderId,
+        source_transaction: input.chargeId,
+        metadata: { order_id: input.orderId, party: input.party },
+      },
+      { idempotencyKey: input.idempotencyKey },
+    );
+    return {
+      status: 'paid',
+      transfer_id: transfer.id,
+      created: new Date(transfer.created * 1000).toISOString(),
+    };
+  } catch (error) {
+    // Refused, not unavailable: the charge cannot fund it any more (refunded in part meanwhile),
+    // the account cannot receive it. Retrying would be refused again: a person must look.
+    if (isStripeError(error) && !isProviderFailure(error) && error.statusCode === 400) {
+      logger.error('stripe refused a payout transfer', {
+        orderId: input.orderId,
+        party: input.party,
+        code: error.code,
+        stripeMessage: error.message,
+      });
+      return { status: 'refused', code: error.code ?? 'transfer_refused' };
+    }
+    throw stripeFailure('payments.errors.provider', error);
+  }
 }
+
+/** What became of paying a share out. */
+export type TransferOutcome =
+  | { status: 'paid'; transfer_id: string; created: string }
+  /** Stripe refused it (see transferShare): the share is blocked for support. */
+  | { status: 'refused'; code: string };
 
 /** What became of taking a transfer back. */
 export type ReversalOutcome =

@@ -23,6 +23,8 @@ export {
   type RefundFacts,
   type ReversalOutcome,
   type ShareTransfer,
+  type TransferOutcome,
 } from './charges';
 export { paymentsDeps } from './payments.deps';
 export { ProviderUnavailable } from './payments.stripe';
+export { reconcileStripe, type MoneyFinding, type MoneyMovement } from './reconcile';

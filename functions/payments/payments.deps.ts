@@ -5,6 +5,7 @@ import { createProfileStore } from '../profiles/index';
 import { notify, notifyDeps } from '../notifications/index';
 import { publishToUserQuietly } from '../realtime/index';
 import {
+  auditMovement,
   chargeRefunded,
   checkoutCompleted,
   checkoutExpired,
@@ -50,6 +51,7 @@ export function paymentsDeps(): PaymentsDeps {
       async payoutsReady(userId, now) {
         await releaseWaitingPayouts(ordersDeps(), userId, now);
       },
+      auditMovement: (movement, now) => auditMovement(ordersDeps(), movement, now),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { route } from '../core/route';
+import { route, type StreamTrigger } from '../core/route';
 import {
   beginOnboardingSchema,
   checkPaymentMethodsSchema,
@@ -16,6 +16,7 @@ import {
   userBalanceSchema,
   webhookAnswerSchema,
 } from '../../shared/schemas/payments';
+import { STRIPE_EVENT_TYPE } from './payments.keys';
 
 const TAGS = ['payment-gateway'] as const;
 
@@ -185,17 +186,40 @@ export const paymentsRoutes = {
     auth: 'public',
     group: 'orders',
     access: { table: 'write' },
+    // The endpoint's signing secrets (the Stripe secret) to check the signature; the work an event
+    // triggers runs in the stripeEvents stream trigger, not here.
     stripe: true,
-    live: true,
-    notify: true,
     rawBody: true,
-    // Budget: the most an HTTP call may have. A payment event pays the sale's parties inline
-    // (seller, creator, beneficiary: up to 3 Stripe calls each, 8 s client timeout, 2 retries);
-    // at the 10 s default one slow Stripe answer cuts the payouts off (Stripe then redelivers).
-    timeoutSeconds: 29,
     summary:
-      "Stripe's webhook endpoint: the Stripe-Signature is checked on the raw body (400 payments.errors.webhook_signature), each event is handled once whatever the redeliveries and their order; unknown types are acknowledged",
+      "Stripe's webhook endpoint: the Stripe-Signature is checked on the raw body (400 payments.errors.webhook_signature), the event is kept once and answered at once (duplicate: a redelivery); the stripeEvents stream trigger handles it off the request path, once whatever the redeliveries and their order; unknown types are acknowledged and not kept",
     tags: TAGS,
     response: webhookAnswerSchema,
   }),
 };
+
+/**
+ * The Stripe events the webhook kept, handled off its request path (functions/payments/webhook.ts
+ * handleEvent): a new event item of the table (state `received`) reaches this trigger through the
+ * stream. It may honour a sale (orders), pay the parties out (Stripe), notify and start the
+ * payout-release wait. A batch that keeps failing is skipped after its retries and kept; the
+ * events stay pending in the table, and the trigger's schedule (`stripeEventsReplay`) handles them.
+ */
+export const paymentsStreamTriggers = {
+  stripeEvents: {
+    handler: 'payments/handlers/stripe-events',
+    notify: true,
+    stripe: true,
+    workflows: ['payout-release'],
+    filters: [
+      {
+        eventName: ['INSERT'],
+        dynamodb: { NewImage: { type: { S: [STRIPE_EVENT_TYPE] }, state: { S: ['received'] } } },
+      },
+    ],
+    batchSize: 10,
+    maxRetryAttempts: 5,
+    maxRecordAgeSeconds: 900,
+    // Budget: up to 10 events a batch, each a few Stripe calls and an order's sale or payouts.
+    timeoutSeconds: 120,
+  },
+} as const satisfies Record<string, StreamTrigger>;

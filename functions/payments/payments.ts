@@ -4,6 +4,7 @@ import type { SellerStatusStore } from '../profiles/index';
 import type { PaymentsRepo } from './payments.repo';
 import type { StripeKeys } from './payments.stripe';
 import type { NotifyInput } from '../notifications/index';
+import type { MoneyFinding, MoneyMovement } from './reconcile';
 
 /**
  * What the payments use cases need. Stripe is the official SDK (pointed at Stripe or at the twin
@@ -41,6 +42,11 @@ export interface OrderEvents {
   chargeRefunded(paymentIntentId: string, now: Date): Promise<void>;
   /** The user's payout account can receive transfers: pay the shares kept waiting. */
   payoutsReady(userId: string, now: Date): Promise<void>;
+  /**
+   * Reconciliation: one money movement Stripe made for an order, checked against the order (what
+   * it lacks applied); what still disagrees is answered.
+   */
+  auditMovement(movement: MoneyMovement, now: Date): Promise<MoneyFinding | null>;
 }
 
 /** The web pages Stripe sends the browser back to (001 §2 card provider return pages). */

@@ -1,23 +1,30 @@
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../core/errors';
 import type { PaymentsDeps } from './payments';
 import type { EventClaim, PaymentsRepo, PaymentsRecord } from './payments.repo';
 import { EVENT_LEASE_MS } from './payments.repo';
-import { handleWebhook } from './webhook';
+import { EVENT_SWEEP_GRACE_MS, handleEvent, handleWebhook, sweepEvents } from './webhook';
 
 /**
- * The webhook's once-only handling with a fake repo (the lease, a failed handling given up and
- * redone, a concurrent delivery refused with 409) and the real SDK's signature check; the
- * integration test runs the same against the twin and DynamoDB Local.
+ * The webhook (keep the event once, answer at once) and the event's once-only handling off the
+ * request path with a fake repo (the lease, a failed handling given back and redone, a concurrent
+ * handling refused, the sweep of events left pending) and the real SDK's signature check; the
+ * integration tests run the same against the twin and DynamoDB Local.
  */
 const SECRET = 'whsec_unit';
 const CONNECT_SECRET = 'whsec_connect_unit';
 const sdk = new Stripe('sk_test_unit');
 const NOW = new Date('2026-11-24T12:00:00Z');
 
-function fakeRepo(): PaymentsRepo & { events: Map<string, { state: string; lease: number }> } {
-  const events = new Map<string, { state: string; lease: number }>();
+interface KeptEvent {
+  state: 'received' | 'processing' | 'done';
+  lease: number;
+  payload: string;
+  at: number;
+}
+
+function fakeRepo(): PaymentsRepo & { events: Map<string, KeptEvent> } {
+  const events = new Map<string, KeptEvent>();
   const records = new Map<string, PaymentsRecord>([
     ['u1', { user_id: 'u1', stripe_account_id: 'acct_1', updated_at: NOW.toISOString() }],
   ]);
@@ -26,18 +33,41 @@ function fakeRepo(): PaymentsRepo & { events: Map<string, { state: string; lease
     getRecord: async (userId) => records.get(userId),
     keepAccount: async (_u, accountId) => accountId,
     keepCustomer: async (_u, customerId) => customerId,
-    async claimEvent(eventId, _type, now): Promise<EventClaim> {
+    async receiveEvent(event, now) {
+      if (events.has(event.id)) return 'known';
+      events.set(event.id, {
+        state: 'received',
+        lease: 0,
+        payload: event.payload,
+        at: now.getTime(),
+      });
+      return 'new';
+    },
+    async claimEvent(eventId, now): Promise<EventClaim> {
       const found = events.get(eventId);
-      if (found?.state === 'done') return 'done';
-      if (found !== undefined && found.lease >= now.getTime()) return 'busy';
-      events.set(eventId, { state: 'processing', lease: now.getTime() + EVENT_LEASE_MS });
+      if (found === undefined) return 'missing';
+      if (found.state === 'done') return 'done';
+      if (found.state === 'processing' && found.lease >= now.getTime()) return 'busy';
+      events.set(eventId, { ...found, state: 'processing', lease: now.getTime() + EVENT_LEASE_MS });
       return 'claimed';
     },
     async finishEvent(eventId) {
-      events.set(eventId, { state: 'done', lease: 0 });
+      const found = events.get(eventId);
+      if (found !== undefined) events.set(eventId, { ...found, state: 'done', lease: 0 });
     },
     async releaseEvent(eventId) {
-      events.delete(eventId);
+      const found = events.get(eventId);
+      if (found?.state === 'processing') events.set(eventId, { ...found, state: 'received' });
+    },
+    reconcileCursor: async () => undefined,
+    moveReconcileCursor: async () => undefined,
+    keepFinding: async () => undefined,
+    listFindings: async () => [],
+    async pendingEvents(before, limit) {
+      return [...events.entries()]
+        .filter(([, kept]) => kept.state !== 'done' && kept.at < Date.parse(before))
+        .slice(0, limit)
+        .map(([id, kept]) => ({ id, payload: kept.payload }));
     },
   };
 }
@@ -108,6 +138,7 @@ function setup(options: { failFirst?: boolean } = {}) {
       payoutsReady: async (userId) => {
         orderEvents.push(`payouts ${userId}`);
       },
+      auditMovement: async () => null,
     },
   };
   return { deps, repo, statuses, published, notified, orderEvents };
@@ -130,6 +161,8 @@ const EVENT = {
   data: { object: { id: 'acct_1', object: 'account' } },
 };
 
+const parsed = (input: { payload: string }) => JSON.parse(input.payload) as Stripe.Event;
+
 describe('handleWebhook', () => {
   it('takes either endpoint secret (platform, Connect) and refuses others and stale timestamps', async () => {
     const { deps } = setup();
@@ -149,49 +182,73 @@ describe('handleWebhook', () => {
     }
   });
 
-  it('handles an event once: a redelivery does nothing and says so', async () => {
-    const { deps, statuses, published, notified } = setup();
+  it('keeps the event and answers at once: nothing is handled on the request path', async () => {
+    const { deps, repo, statuses } = setup();
     const first = await handleWebhook(deps, signed(EVENT), NOW);
     const again = await handleWebhook(deps, signed(EVENT), NOW);
     expect([first.duplicate, again.duplicate]).toEqual([false, true]);
-    expect(statuses).toEqual(['complete']);
-    expect(published).toEqual(['stripe.updated']);
-    // The seller is told once, with the change as the event key (notify drops a repeat of it).
-    expect(notified).toEqual(['minter_completed onboarding:acct_1:continue_onboarding>complete']);
-    // Another event that finds the status already kept tells nothing more.
-    await handleWebhook(deps, signed({ ...EVENT, id: 'evt_9' }), NOW);
-    expect(notified).toHaveLength(1);
-  });
-
-  it('gives a failed handling up, so the retry does it (once)', async () => {
-    const { deps, repo, statuses } = setup({ failFirst: true });
-    await expect(handleWebhook(deps, signed(EVENT), NOW)).rejects.toThrow('network down');
-    expect(repo.events.has('evt_1')).toBe(false);
-    await expect(handleWebhook(deps, signed(EVENT), NOW)).resolves.toMatchObject({
-      duplicate: false,
-    });
-    expect(statuses).toEqual(['complete']);
-  });
-
-  it('refuses a delivery while another holds the event (409), and takes over an expired lease', async () => {
-    const { deps, repo, statuses } = setup();
-    repo.events.set('evt_1', { state: 'processing', lease: NOW.getTime() + 30_000 });
-    const busy = await handleWebhook(deps, signed(EVENT), NOW).catch((error: unknown) => error);
-    expect(busy).toBeInstanceOf(DomainError);
-    expect((busy as DomainError).status).toBe(409);
+    expect(repo.events.get('evt_1')).toMatchObject({ state: 'received' });
     expect(statuses).toEqual([]);
-    const later = new Date(NOW.getTime() + 31_000);
-    await expect(handleWebhook(deps, signed(EVENT, SECRET, later), later)).resolves.toMatchObject({
-      duplicate: false,
-    });
-    expect(statuses).toEqual(['complete']);
   });
 
-  it('acknowledges an event type it does not handle without claiming it', async () => {
+  it('acknowledges an event type it does not handle without keeping it', async () => {
     const { deps, repo } = setup();
     await expect(
       handleWebhook(deps, signed({ ...EVENT, id: 'evt_9', type: 'payout.paid' }), NOW),
     ).resolves.toEqual({ received: true, duplicate: false });
     expect(repo.events.size).toBe(0);
+  });
+});
+
+describe('handleEvent (the stripeEvents trigger) and the sweep', () => {
+  it('handles a kept event once: a second delivery finds it done', async () => {
+    const { deps, statuses, published, notified } = setup();
+    await handleWebhook(deps, signed(EVENT), NOW);
+    expect(await handleEvent(deps, parsed(signed(EVENT)), NOW)).toBe('handled');
+    expect(await handleEvent(deps, parsed(signed(EVENT)), NOW)).toBe('done');
+    expect(statuses).toEqual(['complete']);
+    expect(published).toEqual(['stripe.updated']);
+    // The seller is told once, with the change as the event key (notify drops a repeat of it).
+    expect(notified).toEqual(['minter_completed onboarding:acct_1:continue_onboarding>complete']);
+    // Another event that finds the status already kept tells nothing more.
+    const other = signed({ ...EVENT, id: 'evt_9' });
+    await handleWebhook(deps, other, NOW);
+    await handleEvent(deps, parsed(other), NOW);
+    expect(notified).toHaveLength(1);
+  });
+
+  it('gives a failed handling back (pending again), so the retry does it once', async () => {
+    const { deps, repo, statuses } = setup({ failFirst: true });
+    await handleWebhook(deps, signed(EVENT), NOW);
+    await expect(handleEvent(deps, parsed(signed(EVENT)), NOW)).rejects.toThrow('network down');
+    expect(repo.events.get('evt_1')).toMatchObject({ state: 'received' });
+    expect(await handleEvent(deps, parsed(signed(EVENT)), NOW)).toBe('handled');
+    expect(statuses).toEqual(['complete']);
+  });
+
+  it('refuses a handling while another holds the event, and takes over an expired lease', async () => {
+    const { deps, repo, statuses } = setup();
+    await handleWebhook(deps, signed(EVENT), NOW);
+    const kept = repo.events.get('evt_1') as KeptEvent;
+    repo.events.set('evt_1', { ...kept, state: 'processing', lease: NOW.getTime() + 30_000 });
+    expect(await handleEvent(deps, parsed(signed(EVENT)), NOW)).toBe('busy');
+    expect(statuses).toEqual([]);
+    const later = new Date(NOW.getTime() + 31_000);
+    expect(await handleEvent(deps, parsed(signed(EVENT)), later)).toBe('handled');
+    expect(statuses).toEqual(['complete']);
+  });
+
+  it('sweeps the events still pending after the grace, and leaves the recent ones', async () => {
+    const { deps, statuses } = setup();
+    await handleWebhook(deps, signed(EVENT), NOW);
+    const budget = { limit: 100, remainingMs: () => 60_000 };
+    expect(await sweepEvents(deps, new Date(NOW.getTime() + 1_000), budget)).toEqual({
+      handled: [],
+      failed: [],
+    });
+    const late = new Date(NOW.getTime() + EVENT_SWEEP_GRACE_MS + 1);
+    expect(await sweepEvents(deps, late, budget)).toEqual({ handled: ['evt_1'], failed: [] });
+    expect(statuses).toEqual(['complete']);
+    expect(await sweepEvents(deps, late, budget)).toEqual({ handled: [], failed: [] });
   });
 });

@@ -1,9 +1,11 @@
+import type { DynamoDBRecord } from 'aws-lambda';
 import type Stripe from 'stripe';
 import { DomainError } from '../core/errors';
 import { logger } from '../core/logger';
 import { settleDefault } from './cards';
 import { syncOnboarding } from './onboarding';
 import type { PaymentsDeps } from './payments';
+import { keptEventOf } from './payments.repo';
 import { isMissing, viaStripe } from './payments.stripe';
 
 /**
@@ -11,9 +13,9 @@ import { isMissing, viaStripe } from './payments.stripe';
  * - the Stripe-Signature is checked on the raw body with the SDK (`constructEvent`, 300 s
  *   tolerance) against the endpoint's signing secrets (the platform endpoint and the Connect
  *   endpoint have one each); a bad or missing signature is a 400 and nothing is done;
- * - each event is handled at most once: it is claimed by id before handling (a conditional put),
- *   marked done after, given up on failure (Stripe retries); a delivery that finds it done answers
- *   200 and does nothing; one that finds it being handled answers 409, so Stripe retries later;
+ * - each event is kept once (a conditional put) and answered 200 at once; it is handled off the
+ *   request path (handleEvent: the `stripeEvents` stream trigger, and the sweep), at most once:
+ *   claimed by id before handling, marked done after, given up on failure (retried);
  * - any order is right: a handler never trusts the event's copy of the object but reads its
  *   current state from Stripe and derives the effect from it (an older event finds the newer state
  *   and changes nothing);
@@ -199,6 +201,14 @@ function badSignature(): DomainError {
   });
 }
 
+/**
+ * `POST /api/payment-gateway/webhook`: the signature checked, the event kept once (a redelivery
+ * finds it kept), answered at once. The work it triggers runs off the request path: the table's
+ * stream hands the kept event to the `stripeEvents` trigger (handleEvent), retried by Lambda, and
+ * an event still not handled a few minutes later is handled by the sweep (sweepEvents, on the
+ * trigger's schedule) — so a 2xx is only answered once the event is durably kept, and everything
+ * kept is handled. An event of a type the product does not handle is acknowledged and not kept.
+ */
 export async function handleWebhook(
   deps: PaymentsDeps,
   input: { payload: string; signature: string | undefined },
@@ -216,18 +226,31 @@ export async function handleWebhook(
     },
     now,
   );
-  const handler = EVENT_HANDLERS[event.type];
-  if (handler === undefined) {
+  if (EVENT_HANDLERS[event.type] === undefined) {
     logger.info('webhook event ignored', { eventId: event.id, type: event.type });
     return { received: true, duplicate: false };
   }
-  const claim = await deps.repo.claimEvent(event.id, event.type, now);
-  if (claim === 'done') return { received: true, duplicate: true };
-  if (claim === 'busy') {
-    throw new DomainError('payments.errors.webhook_in_progress', {
-      message: 'This event is being handled by another delivery; retry later.',
-    });
-  }
+  const kept = await deps.repo.receiveEvent(
+    { id: event.id, type: event.type, payload: input.payload },
+    now,
+  );
+  return { received: true, duplicate: kept === 'known' };
+}
+
+/**
+ * Handles a kept event once: claimed (with a lease, so a handler stopped mid-way is taken over),
+ * its handler run, marked done. A failure gives the claim up (the event stays pending for the
+ * retry or the sweep) and is thrown. Answers what became of it.
+ */
+export async function handleEvent(
+  deps: PaymentsDeps,
+  event: Stripe.Event,
+  now: Date,
+): Promise<'handled' | 'done' | 'busy' | 'missing'> {
+  const handler = EVENT_HANDLERS[event.type];
+  if (handler === undefined) return 'done';
+  const claim = await deps.repo.claimEvent(event.id, now);
+  if (claim !== 'claimed') return claim;
   try {
     await viaStripe('payments.errors.provider', () => handler(deps, event, now));
   } catch (error) {
@@ -236,5 +259,67 @@ export async function handleWebhook(
   }
   await deps.repo.finishEvent(event.id, now);
   logger.info('webhook event handled', { eventId: event.id, type: event.type });
-  return { received: true, duplicate: false };
+  return 'handled';
+}
+
+/** Kept events not handled this long after they came are the sweep's. */
+export const EVENT_SWEEP_GRACE_MS = 2 * 60_000;
+
+/**
+ * The sweep of kept events (the `stripeEventsReplay` schedule): every event received more than a
+ * grace period ago and still not handled — its stream batch failed past its retries, or the
+ * handler was stopped — is handled now. Answers the ids handled and those that failed again
+ * (logged; they stay pending for the next run).
+ */
+export async function sweepEvents(
+  deps: PaymentsDeps,
+  now: Date,
+  options: { limit: number; remainingMs: () => number },
+): Promise<{ handled: string[]; failed: string[] }> {
+  const before = new Date(now.getTime() - EVENT_SWEEP_GRACE_MS).toISOString();
+  const pending = await deps.repo.pendingEvents(before, options.limit);
+  const handled: string[] = [];
+  const failed: string[] = [];
+  for (const entry of pending) {
+    if (options.remainingMs() < 10_000) break;
+    try {
+      const event = JSON.parse(entry.payload) as Stripe.Event;
+      if ((await handleEvent(deps, event, now)) === 'handled') handled.push(entry.id);
+    } catch (error) {
+      failed.push(entry.id);
+      logger.error('a kept Stripe event failed again', {
+        eventId: entry.id,
+        error: error as Error,
+      });
+    }
+  }
+  return { handled, failed };
+}
+
+/**
+ * The `stripeEvents` stream trigger's batch (new kept events): each handled in turn, one failing
+ * never holding the others up (each is claimed, so one delivered again finds itself done); the
+ * first that failed is answered (ReportBatchItemFailures: Lambda delivers again from it). An event
+ * that keeps failing stays pending and the sweep tries it every 5 minutes (and alarms).
+ */
+export async function handleKeptRecords(
+  deps: PaymentsDeps,
+  records: readonly DynamoDBRecord[],
+  now: Date,
+): Promise<string[]> {
+  let firstFailed: string | undefined;
+  for (const record of records) {
+    const kept = keptEventOf(record);
+    if (kept === undefined) continue;
+    try {
+      await handleEvent(deps, JSON.parse(kept.payload) as Stripe.Event, now);
+    } catch (error) {
+      logger.warn('a Stripe event failed; it is delivered again', {
+        eventId: kept.id,
+        error: error as Error,
+      });
+      firstFailed ??= record.dynamodb?.SequenceNumber ?? '';
+    }
+  }
+  return firstFailed === undefined ? [] : [firstFailed];
 }

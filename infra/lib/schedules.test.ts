@@ -46,7 +46,7 @@ const one = (task: string) =>
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'market-schedules-'));
 const workflowsDir = path.join(workDir, 'workflows');
 const assetDir = stubBundles(
-  handlersOf({ routes: ROUTES, workflowTasks: TASKS, scheduledJobs: JOBS }),
+  handlersOf({ routes: ROUTES, workflowTasks: TASKS, scheduledJobs: JOBS, streamTriggers: {} }),
   path.join(workDir, 'bundles'),
 );
 const context = { stage: 'test', emailSender: 'no-reply@example.com' };
@@ -59,6 +59,8 @@ function build(options: Partial<Parameters<typeof buildApp>[0]> & { outdir: stri
     routes: ROUTES,
     workflowTasks: TASKS,
     scheduledJobs: JOBS,
+    // The real stream triggers start the real workflows, which this app does not have.
+    streamTriggers: {},
     workflowsDir,
     context,
     nag: false,

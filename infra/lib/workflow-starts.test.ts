@@ -48,7 +48,7 @@ const loop = (task: string) =>
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'market-workflow-starts-'));
 const workflowsDir = path.join(workDir, 'workflows');
 const assetDir = stubBundles(
-  handlersOf({ routes, workflowTasks: TASKS, scheduledJobs: {} }),
+  handlersOf({ routes, workflowTasks: TASKS, scheduledJobs: {}, streamTriggers: {} }),
   path.join(workDir, 'bundles'),
 );
 let market: MarketApp;
@@ -78,8 +78,10 @@ beforeAll(() => {
     assetDir,
     routes,
     workflowTasks: TASKS,
-    // The real jobs start the real workflows, which this app does not have (schedules.test.ts).
+    // The real jobs and triggers start the real workflows, which this app does not have
+    // (schedules.test.ts).
     scheduledJobs: {},
+    streamTriggers: {},
     workflowsDir,
     outdir: path.join(workDir, 'cdk.out'),
     nag: false,
@@ -194,6 +196,7 @@ describe('starting workflows', () => {
       routes,
       workflowTasks: TASKS,
       scheduledJobs: {},
+      streamTriggers: {},
       workflowsDir,
       outdir: path.join(workDir, 'cdk.out.nag'),
       context: { stage: 'test', emailSender: 'no-reply@example.com' },
@@ -209,6 +212,7 @@ describe('starting workflows', () => {
         routes: [{ ...(routes[1] as HttpRoute), workflows: ['no-such-flow'] }],
         workflowTasks: TASKS,
         scheduledJobs: {},
+        streamTriggers: {},
         workflowsDir,
         outdir: path.join(workDir, 'cdk.out.bad'),
         nag: false,

@@ -157,7 +157,6 @@ export const ERROR_CODES = {
   'payments.errors.card_not_found': 'not_found',
   'payments.errors.provider': 'unavailable',
   'payments.errors.webhook_signature': 'invalid',
-  'payments.errors.webhook_in_progress': 'conflict',
   // Buying: booking and checkout (spec 000 §8 Buy, Checkout, Funds; issue 12).
   'market.buy.errors.generic': 'unexpected',
   'market.buy.errors.card_provider': 'unavailable',

@@ -217,6 +217,8 @@ export const TRANSFER_PARTIES = ['seller', 'creator', 'beneficiary'] as const;
 /**
  * `reversal_failed`: the share was paid out and Stripe refused to take it back (the account's
  * balance could not cover it); the account owes it, and it is kept back from its next payouts.
+ * `blocked`: Stripe refused to pay the share out (its charge refunded in part meanwhile, an account
+ * that cannot receive it); support looks into it.
  */
 export const TRANSFER_STATES = [
   'held',
@@ -224,6 +226,7 @@ export const TRANSFER_STATES = [
   'reversed',
   'waiting_account',
   'reversal_failed',
+  'blocked',
 ] as const;
 
 export const orderTransferSchema = z.object({

@@ -14,7 +14,7 @@
  */
 import type Stripe from 'stripe';
 import { stripeId, unix } from './objects';
-import { createdFilter, found, list, str, type ApiRoute } from './params';
+import { createdFilter, expansions, found, list, str, type ApiRoute } from './params';
 
 export interface Balances {
   /** `platform`, or a connected account's id → currency → amounts. */
@@ -65,6 +65,11 @@ export function createLedger(
   now: () => Date,
   /** The currency an empty balance is shown in (a connected account's default currency). */
   defaultCurrency: (holder: string) => string,
+  /**
+   * The object a transaction's `source` names, in Stripe's shape, for `expand[]=data.source` (a
+   * charge, refund, transfer, transfer reversal, dispute or payout); undefined leaves the id.
+   */
+  sourceObject: (id: string) => unknown = () => undefined,
 ): Ledger {
   const balanceOf = (holder: string, currency: string) => {
     const holderBalances = (state.balances[holder] ??= {});
@@ -163,7 +168,15 @@ export function createLedger(
               (payout === undefined || paidBy === payout || transaction.source === payout),
           )
           .map((entry) => entry.transaction);
-        return { body: list(transactions, '/v1/balance_transactions', params) };
+        // `expand[]=data.source`: each transaction's source object in place of its id (Stripe's
+        // way to read what moved the money without a call per transaction).
+        const expanded = expansions(params).includes('data.source')
+          ? transactions.map((transaction) => ({
+              ...transaction,
+              source: sourceObject(transaction.source as string) ?? transaction.source,
+            }))
+          : transactions;
+        return { body: list(expanded, '/v1/balance_transactions', params) };
       },
     ],
     [

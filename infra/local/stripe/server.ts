@@ -757,9 +757,29 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
     ],
   ];
 
-  const ledger = createLedger(state, now, (holder) =>
-    holder === 'platform' ? 'usd' : (state.accounts[holder]?.default_currency ?? 'usd'),
+  const ledger = createLedger(
+    state,
+    now,
+    (holder) =>
+      holder === 'platform' ? 'usd' : (state.accounts[holder]?.default_currency ?? 'usd'),
+    (id) => sourceObject(id),
   );
+  /** A balance transaction's source as Stripe expands it (`expand[]=data.source`). */
+  function sourceObject(id: string): unknown {
+    if (id.startsWith('ch_')) return money.charge(id);
+    if (id.startsWith('re_')) return state.refunds[id];
+    if (id.startsWith('tr_')) return state.transfers[id];
+    if (id.startsWith('trr_')) {
+      for (const transfer of Object.values(state.transfers)) {
+        const reversal = transfer.reversals.data.find((entry) => entry.id === id);
+        if (reversal !== undefined) return reversal;
+      }
+      return undefined;
+    }
+    if (id.startsWith('du_') || id.startsWith('dp_')) return state.disputes[id];
+    if (id.startsWith('po_')) return state.payouts[id]?.payout;
+    return undefined;
+  }
   const money = moneyRoutes({
     state,
     now,
