@@ -57,6 +57,10 @@ const page = {
     () => import('../features/admin/components/AdminOfferingsPage'),
     (m) => m.AdminOfferingsRoute,
   ),
+  adminMoney: lazyPage(
+    () => import('../features/admin/components/AdminMoneyPage'),
+    (m) => m.AdminMoneyRoute,
+  ),
   generalSettings: lazyPage(
     () => import('./accountRoutes'),
     (m) => m.GeneralSettingsRoute,
@@ -139,8 +143,9 @@ export const routes: RouteObject[] = [
                   { path: 'market/preview/*', Component: page.market },
                   // The list form guards itself (000 §6: onboarding complete, else mytokens).
                   { path: 'my-tokens/list-form/:id', Component: page.listForm },
-                  // Support's queue; the 404 page for anyone but an admin.
+                  // Support's queue and money page; the 404 page for anyone but an admin.
                   { path: 'admin/offerings', Component: page.adminOfferings },
+                  { path: 'admin/money', Component: page.adminMoney },
                   { path: 'market/collection/:id', Component: page.collection },
                   {
                     // Visitors are sent home; /account pages still to come show the 404.

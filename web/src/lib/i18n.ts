@@ -5,6 +5,7 @@ import type addresses from '../locales/en.addresses.json';
 import type admin from '../locales/en.admin.json';
 import type cards from '../locales/en.cards.json';
 import type checkout from '../locales/en.checkout.json';
+import type disputes from '../locales/en.disputes.json';
 import type home from '../locales/en.home.json';
 import type items from '../locales/en.items.json';
 import type legal from '../locales/en.legal.json';
@@ -41,6 +42,7 @@ export type Resources = typeof en & {
   admin: typeof admin;
   cards: typeof cards;
   checkout: typeof checkout;
+  disputes: typeof disputes;
   home: typeof home;
   items: typeof items;
   legal: typeof legal;

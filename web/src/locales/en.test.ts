@@ -6,6 +6,7 @@ import addresses from './en.addresses.json';
 import admin from './en.admin.json';
 import cards from './en.cards.json';
 import checkout from './en.checkout.json';
+import disputes from './en.disputes.json';
 import home from './en.home.json';
 import items from './en.items.json';
 import legal from './en.legal.json';
@@ -30,6 +31,7 @@ const PAGE_TEXTS: Record<string, Record<string, unknown>> = {
   admin,
   cards,
   checkout,
+  disputes,
   home,
   items,
   legal,

@@ -1,4 +1,4 @@
-import type { Order, WalletActivity } from '@shared/schemas/orders';
+import type { Order, OrderDispute, WalletActivity } from '@shared/schemas/orders';
 import { ITEM_ID, OFFERING_IDS } from './offeringFixtures';
 import { jsonResponse } from './utils';
 
@@ -101,6 +101,7 @@ export function orderFixture(overrides: Partial<Order> = {}): Order {
     release_at: null,
     booking_expires_at: new Date(now + 4 * 60_000).toISOString(),
     cancel_reason: null,
+    dispute: null,
     payment_error: null,
     timeline: [{ status: 'accepted', label: 'accepted', at: new Date(now).toISOString() }],
     actions: ['pay'],
@@ -150,6 +151,25 @@ export function paidOrderFixture(overrides: Partial<Order> = {}): Order {
     updated_at: '2026-03-01T10:01:00.000Z',
     ...overrides,
   });
+}
+
+/**
+ * The buyer's bank disputing the mug's payment as fraud, open, support's evidence due on
+ * 10/03/2026 at 12:00 UTC.
+ */
+export function disputeFixture(overrides: Partial<OrderDispute> = {}): OrderDispute {
+  return {
+    id: 'dp_1',
+    status: 'open',
+    stripe_status: 'needs_response',
+    reason: 'fraudulent',
+    amount: 1250,
+    currency: 'USD',
+    evidence_due_by: '2026-03-10T12:00:00.000Z',
+    opened_at: '2026-03-02T09:00:00.000Z',
+    closed_at: null,
+    ...overrides,
+  };
 }
 
 export function walletActivityFixture(overrides: Partial<WalletActivity> = {}): WalletActivity {

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configWithAuthFixture } from '../../test/fixtures';
 import { OFFERING_IDS } from '../../test/offeringFixtures';
 import {
+  disputeFixture,
   fail,
   ok,
   ORDER_CALLS,
@@ -128,6 +129,7 @@ describe('the order page', () => {
     expect(within(timeline).getByText('01/03/2026 10:01', { exact: false })).toBeTruthy();
     // The buyer of a paid order that is not shipped has nothing to do yet.
     expect(screen.queryByRole('region', { name: 'Actions' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Dispute' })).toBeNull();
     expect(document.title).toBe('Order · MintMarket');
   });
 
@@ -349,5 +351,106 @@ describe('the order page', () => {
     expect(within(region).getByRole('button', { name: 'Mark shipped' })).toBeTruthy();
     await userEvent.click(within(region).getByRole('button', { name: 'Mark shipped' }));
     expect(await screen.findByRole('dialog', { name: 'Mark the order shipped' })).toBeTruthy();
+  });
+});
+
+describe("the order page: a dispute of the order's payment", () => {
+  /** The paid mug the buyer's bank disputes as fraud: the seller's share frozen meanwhile. */
+  const disputed = (overrides: Partial<Order> = {}) => {
+    const base = paidOrderFixture();
+    return paidOrderFixture({
+      dispute: disputeFixture(),
+      transfers: base.transfers.map((transfer) => ({ ...transfer, state: 'frozen' as const })),
+      timeline: [
+        ...base.timeline,
+        { status: 'paid', label: 'disputed', at: '2026-03-02T09:00:00.000Z' },
+      ],
+      ...overrides,
+    });
+  };
+  const factsOf = (region: HTMLElement) => pairsOf(region.querySelector('dl') as HTMLElement);
+
+  it('tells the seller their payout is frozen and by when support answers the bank', async () => {
+    setup(disputed({ role: 'seller', actions: ['ship'] }));
+    renderRoute(PAGE);
+    const region = await screen.findByRole('region', { name: 'Dispute' });
+    expect(factsOf(region)).toEqual([
+      ['Status', 'Open — waiting for the bank'],
+      ["Bank's reason", 'Reported as fraud'],
+      ['Amount disputed', '$12,50'],
+      ['Opened', expect.stringMatching(/^0\d\/03\/2026 \d\d:\d\d$/)],
+    ]);
+    expect(within(region).getByText('Your payout is frozen until the bank decides.')).toBeTruthy();
+    expect(
+      within(region).getByText(/^Support answers the bank by 10\/03\/2026 \d\d:\d\d$/),
+    ).toBeTruthy();
+
+    const transfers = screen.getByRole('region', { name: 'Transfers' });
+    expect(within(transfers).getByText('Frozen: the payment is disputed')).toBeTruthy();
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(within(timeline).getByText("Payment disputed by the buyer's bank")).toBeTruthy();
+  });
+
+  it('tells the buyer their bank is reviewing the payment, without the deadline', async () => {
+    setup(disputed());
+    renderRoute(PAGE);
+    const region = await screen.findByRole('region', { name: 'Dispute' });
+    expect(within(region).getByText('Your bank is reviewing this payment.')).toBeTruthy();
+    expect(within(region).queryByText(/Support answers the bank/)).toBeNull();
+    expect(within(region).queryByText(/payout/)).toBeNull();
+  });
+
+  it('tells the buyer of a lost dispute that the order is cancelled, in words', async () => {
+    setup(
+      disputed({
+        status: 'cancelled',
+        cancel_reason: 'dispute_lost',
+        refunded: 1250,
+        dispute: disputeFixture({
+          status: 'lost',
+          stripe_status: 'lost',
+          reason: 'product_not_received',
+          evidence_due_by: null,
+          closed_at: '2026-03-20T15:30:00.000Z',
+        }),
+        transfers: [],
+        timeline: [
+          ...paidOrderFixture().timeline,
+          { status: 'paid', label: 'disputed', at: '2026-03-02T09:00:00.000Z' },
+          { status: 'cancelled', label: 'dispute_lost', at: '2026-03-20T15:30:00.000Z' },
+        ],
+      }),
+    );
+    renderRoute(PAGE);
+    const region = await screen.findByRole('region', { name: 'Dispute' });
+    expect(screen.getByLabelText('Status: Cancelled')).toBeTruthy();
+    expect(factsOf(region)).toEqual([
+      ['Status', 'Lost — the payment went back to the buyer'],
+      ["Bank's reason", 'Item not received'],
+      ['Amount disputed', '$12,50'],
+      ['Opened', expect.stringMatching(/03\/2026/)],
+      ['Decided', expect.stringMatching(/^20\/03\/2026 \d\d:\d\d$/)],
+    ]);
+    expect(
+      within(region).getByText(
+        'The bank returned the payment to the buyer; the order is cancelled.',
+      ),
+    ).toBeTruthy();
+    // The cancel reason is the app's code: shown in words, never as the code.
+    expect(
+      screen.getByText("Cancelled because the buyer's bank took the payment back (dispute lost)."),
+    ).toBeTruthy();
+    expect(screen.queryByText(/dispute_lost/)).toBeNull();
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(
+      within(timeline).getByText('Dispute lost: the payment went back to the buyer'),
+    ).toBeTruthy();
+  });
+
+  it('names a reason it does not know', async () => {
+    setup(disputed({ dispute: disputeFixture({ reason: 'bank_cannot_process' }) }));
+    renderRoute(PAGE);
+    const region = await screen.findByRole('region', { name: 'Dispute' });
+    expect(within(region).getByText('Another reason (bank_cannot_process)')).toBeTruthy();
   });
 });

@@ -8,17 +8,16 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { PendingOffering, ValidateOfferingBody } from '@shared/schemas/offerings';
-import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { NotFoundPage } from '../../../components/ErrorPage';
 import { RetryButton, StatusMessage } from '../../../components/StatusMessage';
-import { ApiError, errorCodeOf } from '../../../lib/api';
-import { useAuth } from '../../../lib/auth';
+import { errorCodeOf } from '../../../lib/api';
 import { useErrorText } from '../../../lib/errors';
 import { usePageMeta } from '../../../lib/head';
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { getPendingOfferings, offeringKeys, validateOffering } from '../../../lib/offerings';
-import { adminKeys, fetchSession } from '../api/admin';
+import { AdminNav } from './AdminNav';
+import { AdminOnly } from './AdminOnly';
 import { PendingOfferingRow } from './PendingOfferingRow';
 import { RejectDialog } from './RejectDialog';
 import adminTexts from '../../../locales/en.admin.json';
@@ -33,39 +32,10 @@ const NOT_PENDING = 'market.offering.errors.not_pending';
  * guests included, gets the 404 page: nothing tells them the page exists.
  */
 export function AdminOfferingsRoute() {
-  const { status, user } = useAuth();
-  const session = useQuery({
-    queryKey: adminKeys.session(user?.id ?? '-'),
-    queryFn: ({ signal }) => fetchSession(signal),
-    enabled: status === 'user',
-    staleTime: 60_000,
-  });
-  if (status === 'loading' || (status === 'user' && session.isPending)) {
-    // Neutral until the answer: no title, nothing that says what the page is.
-    return <Box aria-busy="true" sx={{ minHeight: '100vh' }} />;
-  }
-  if (status !== 'user') return <NotFoundPage />;
-  if (session.isError) {
-    const refused = session.error instanceof ApiError && session.error.status < 500;
-    if (refused) return <NotFoundPage />;
-    return <SessionFailed onRetry={() => void session.refetch()} busy={session.isFetching} />;
-  }
-  if (!session.data?.admin) return <NotFoundPage />;
-  return <AdminOfferingsPage />;
-}
-
-function SessionFailed({ onRetry, busy }: { onRetry: () => void; busy: boolean }) {
-  const { t } = useTranslation();
   return (
-    <Container maxWidth="sm" sx={{ py: 6 }}>
-      <StatusMessage
-        role="alert"
-        tone="error"
-        icon={<CloudOffRoundedIcon />}
-        title={t('errorPage.generic.title')}
-        action={<RetryButton onClick={onRetry} busy={busy} />}
-      />
-    </Container>
+    <AdminOnly>
+      <AdminOfferingsPage />
+    </AdminOnly>
   );
 }
 
@@ -148,6 +118,7 @@ export function AdminOfferingsPage() {
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, sm: 5 } }}>
+      <AdminNav current="offerings" />
       <Typography variant="h4" component="h1">
         {t('admin.offerings.title')}
       </Typography>

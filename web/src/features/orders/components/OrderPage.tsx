@@ -46,6 +46,7 @@ import {
 import ordersTexts from '../../../locales/en.orders.json';
 import { isMissing, useCheckoutSession, useOrder } from '../hooks/useOrders';
 import { OrderActionDialog, type OrderDialogKind } from './OrderActionDialog';
+import { OrderDisputeSection } from './OrderDispute';
 import { ItemThumb, OrderSection, OrderStatusChip, SplitRows, viewerZone } from './OrderParts';
 
 addTranslations({ orders: ordersTexts });
@@ -185,6 +186,13 @@ function OrderView({ order, userId }: { order: Order; userId: string }) {
     sessionId !== null && CONFIRMING_STATUSES.includes(order.status) && !sessionAbandoned;
   const can = (action: Order['actions'][number]) => order.actions.includes(action);
   const codeText = (code: string) => errorText(new ApiError({ code, status: 402 }));
+  // A reason the app gave (dispute_lost) in words; the seller's own words as they wrote them.
+  const cancelReasonText = (reason: string) => {
+    const key = `orders.page.cancelReasons.${reason}`;
+    return i18n.exists(key)
+      ? t(key as 'orders.page.cancelReasons.dispute_lost')
+      : t('orders.page.cancelReason', { reason });
+  };
 
   const actions: { kind: OrderDialogKind; label: string; icon: ReactNode; danger?: boolean }[] = [];
   if (can('ship')) {
@@ -281,10 +289,9 @@ function OrderView({ order, userId }: { order: Order; userId: string }) {
         />
       ) : null}
       {order.status === 'cancelled' && order.cancel_reason ? (
-        <Alert severity="info">
-          {t('orders.page.cancelReason', { reason: order.cancel_reason })}
-        </Alert>
+        <Alert severity="info">{cancelReasonText(order.cancel_reason)}</Alert>
       ) : null}
+      {order.dispute ? <OrderDisputeSection dispute={order.dispute} role={order.role} /> : null}
 
       {actions.length > 0 ? (
         <OrderSection title={t('orders.actions.title')}>
