@@ -57,6 +57,9 @@ export function notificationSentence(notification: Notification): string {
     market_auctionending: `The auction of ${item} ends soon.`,
     market_paymentdue: `Payment is due for ${item}${amount}.`,
     market_payoutsent: `A payout was sent to your bank${amount}.`,
+    market_disputeopened: `The buyer's bank disputes the payment for ${item}${amount}: its payout is frozen until the bank decides.`,
+    market_disputewon: `The dispute about ${item} was decided for the seller: the payout goes ahead.`,
+    market_disputelost: `The dispute about ${item} was lost: the bank returned the payment to the buyer and the order is cancelled.`,
   };
   return sentences[notification.activity];
 }

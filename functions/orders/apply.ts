@@ -20,6 +20,7 @@ import { transition, type OrderEffect, type OrderEvent } from './order.machine';
 import {
   balanceUncharged,
   nftUniqueIdOf,
+  payoutsReleased,
   splitOf,
   type OrderParty,
   type OrderRecord,
@@ -202,7 +203,9 @@ export function resumeEffects(record: OrderRecord): OrderEffect[] {
       return ['refund'];
     case 'fulfilled':
       return [
-        ...(record.transfers.some((entry) => entry.state === 'held') ? (['payout'] as const) : []),
+        ...(payoutsReleased(record) && record.transfers.some((entry) => entry.state === 'held')
+          ? (['payout'] as const)
+          : []),
         ...extra,
       ];
     case 'order_expired':
@@ -262,7 +265,35 @@ export async function performEffects(
         await payout(deps, record.id, now);
         break;
       case 'reverse_payouts':
-        await reversePayouts(deps, record.id, now);
+        await reversePayouts(deps, record.id, now, { clawBack: false });
+        break;
+      case 'freeze_payouts':
+        await patchOrder(
+          deps,
+          record.id,
+          (current) =>
+            current.transfers.some(
+              (entry) => entry.state === 'held' || entry.state === 'waiting_account',
+            )
+              ? {
+                  transfers: current.transfers.map((entry) =>
+                    entry.state === 'held' || entry.state === 'waiting_account'
+                      ? { ...entry, state: 'frozen' as const }
+                      : entry,
+                  ),
+                }
+              : null,
+          now,
+        );
+        break;
+      case 'claw_back':
+        await reversePayouts(deps, record.id, now, { clawBack: true });
+        break;
+      case 'unfreeze_payouts':
+        await unfreezePayouts(deps, record.id, now);
+        break;
+      case 'notify_dispute':
+        await notifyDispute(deps, record);
         break;
       case 'charge_balance':
         await chargeBalance(deps, record, now);
@@ -791,19 +822,19 @@ async function payout(deps: OrdersDeps, orderId: string, now: Date): Promise<voi
       made = { ...entry, state: 'waiting_account' };
       await deps.repo.markWaiting(entry.user.id, orderId, true);
     } else {
-      // What the account owes the platform (a reversal Stripe refused) is kept back first, once.
-      const netted =
-        (await deps.repo.owedBy(entry.user.id, record.currency)) > 0
-          ? await deps.repo.settleOwed({
-              userId: entry.user.id,
-              currency: record.currency,
-              upTo: entry.amount,
-              ref: `net#${orderId}#${entry.party}#${entry.charge_id}`,
-              orderId,
-              at: now.toISOString(),
-              reason: 'netted',
-            })
-          : 0;
+      // What the account owes the platform (a reversal Stripe refused) is kept back first, once
+      // per share: a payout racing this one (the timer and the webhook) finds the same amount kept.
+      const netted = await deps.repo.settleOwed({
+        userId: entry.user.id,
+        currency: record.currency,
+        upTo: entry.amount,
+        ref: `net#${orderId}#${entry.party}#${entry.charge_id}${
+          entry.round === undefined ? '' : `#r${entry.round}`
+        }`,
+        orderId,
+        at: now.toISOString(),
+        reason: 'netted',
+      });
       const amount = entry.amount - netted;
       const outcome =
         amount > 0
@@ -814,7 +845,9 @@ async function payout(deps: OrdersDeps, orderId: string, now: Date): Promise<voi
               orderId,
               chargeId: entry.charge_id,
               party: entry.party,
-              idempotencyKey: `payout:${orderId}:${entry.party}:${entry.charge_id}`,
+              idempotencyKey: `payout:${orderId}:${entry.party}:${entry.charge_id}${
+                entry.round === undefined ? '' : `:r${entry.round}`
+              }`,
             })
           : null;
       if (outcome?.status === 'refused') {
@@ -903,18 +936,29 @@ async function patchTransfer(
  * share is marked `reversal_failed`, what the account owes is recorded (support sees it; its next
  * payouts keep it back), and the other reversals and the cancel's other steps go on.
  */
-async function reversePayouts(deps: OrdersDeps, orderId: string, now: Date): Promise<void> {
+async function reversePayouts(
+  deps: OrdersDeps,
+  orderId: string,
+  now: Date,
+  options: { clawBack: boolean },
+): Promise<void> {
   const record = await deps.repo.get(orderId);
   if (record === undefined) return;
+  // A dispute takes back only what was paid out (the rest is frozen, decided with the dispute);
+  // a cancel or a refund settles every share.
+  const mark = options.clawBack ? { clawed_back: true as const } : {};
   for (const entry of record.transfers) {
     if (entry.state === 'reversed' || entry.state === 'reversal_failed') continue;
+    if (options.clawBack && entry.state !== 'paid') continue;
     if (entry.state === 'paid' && (entry.netted ?? 0) > 0) {
       // Part of the share paid off the account's debt: the sale undone, that debt is back.
       await deps.repo.addOwed({
         userId: entry.user.id,
         currency: record.currency,
         amount: entry.netted ?? 0,
-        ref: `unnet#${orderId}#${entry.party}#${entry.charge_id}`,
+        ref: `unnet#${orderId}#${entry.party}#${entry.charge_id}${
+          entry.round === undefined ? '' : `#r${entry.round}`
+        }`,
         orderId,
         at: now.toISOString(),
         reason: 'netted_share_cancelled',
@@ -952,7 +996,7 @@ async function reversePayouts(deps: OrdersDeps, orderId: string, now: Date): Pro
         deps,
         orderId,
         entry,
-        { ...entry, state: 'reversal_failed', owed: reversal.amount },
+        { ...entry, state: 'reversal_failed', owed: reversal.amount, ...mark },
         now,
       );
       continue;
@@ -975,7 +1019,76 @@ async function reversePayouts(deps: OrdersDeps, orderId: string, now: Date): Pro
         order_id: orderId,
       });
     }
-    await patchTransfer(deps, orderId, entry, { ...entry, state: 'reversed' }, now);
+    await patchTransfer(deps, orderId, entry, { ...entry, state: 'reversed', ...mark }, now);
+  }
+}
+
+/**
+ * A dispute won: the shares frozen while it was open are held again, the ones taken back are due
+ * again (paid in a new round: a new transfer, keyed by it), and a take-back Stripe refused is
+ * cancelled (the transfer stands; the debt it made is written off). They are paid out now when the
+ * order's payouts are released already, else at their release.
+ */
+async function unfreezePayouts(deps: OrdersDeps, orderId: string, now: Date): Promise<void> {
+  const record = await deps.repo.get(orderId);
+  if (record === undefined) return;
+  for (const entry of record.transfers) {
+    if (
+      entry.clawed_back === true &&
+      entry.state === 'reversal_failed' &&
+      entry.transfer_id !== null
+    ) {
+      await deps.repo.addOwed({
+        userId: entry.user.id,
+        currency: record.currency,
+        amount: -(entry.owed ?? 0),
+        ref: `unclaw#${entry.transfer_id}`,
+        orderId,
+        at: now.toISOString(),
+        reason: 'dispute_won',
+      });
+    }
+  }
+  const after = await patchOrder(
+    deps,
+    orderId,
+    (current) => {
+      const transfers = current.transfers.map((entry): StoredTransfer => {
+        if (entry.state === 'frozen') return { ...entry, state: 'held' };
+        if (entry.clawed_back !== true) return entry;
+        const { clawed_back: _clawed, owed: _owed, ...rest } = entry;
+        return entry.state === 'reversal_failed'
+          ? { ...rest, state: 'paid' }
+          : { ...rest, state: 'held', transfer_id: null, round: (entry.round ?? 0) + 1 };
+      });
+      return transfers.some((entry, index) => entry !== current.transfers[index])
+        ? { transfers }
+        : null;
+    },
+    now,
+  );
+  if (payoutsReleased(after)) await payout(deps, orderId, now);
+}
+
+/** The seller and support told of the order's dispute (opened, won or lost), once each. */
+async function notifyDispute(deps: OrdersDeps, record: OrderRecord): Promise<void> {
+  const dispute = record.dispute;
+  if (dispute === undefined || dispute === null) return;
+  const activity =
+    dispute.status === 'open'
+      ? 'market_disputeopened'
+      : dispute.status === 'won'
+        ? 'market_disputewon'
+        : 'market_disputelost';
+  const to = new Set([record.seller.id, ...(await deps.supportUserIds())]);
+  for (const userId of to) {
+    await deps.notify({
+      to: userId,
+      activity,
+      eventKey: `dispute:${dispute.id}:${dispute.status}:${userId}`,
+      sourceid: record.buyer.id,
+      payload: { ...payloadOf(deps, record, dispute.amount), reason: dispute.reason },
+    });
   }
 }
 
@@ -1201,7 +1314,10 @@ export async function settleAfterPayment(
   if (offering !== undefined) await deps.offerings.afterSale(offering, saleEffectsOf(offering));
   await writePaymentLines(deps, record);
   const effects: OrderEffect[] = ['notify_paid'];
-  if (record.status === 'fulfilled' && record.delivery === 'none') effects.push('payout');
+  // A digital order's payouts wait for their hold (its timer, started again: idempotent).
+  if (record.status === 'fulfilled' && record.delivery === 'none') {
+    effects.push(payoutsReleased(record) ? 'payout' : 'schedule_release');
+  }
   await performEffects(deps, record, effects, now);
 }
 
@@ -1237,7 +1353,7 @@ export async function releaseWaitingPayouts(
     const waiting = record?.transfers.some(
       (entry) => entry.user.id === userId && entry.state === 'waiting_account',
     );
-    if (record !== undefined && waiting === true && record.status === 'fulfilled') {
+    if (record !== undefined && waiting === true && payoutsReleased(record)) {
       await payout(deps, orderId, now);
     } else {
       await deps.repo.markWaiting(userId, orderId, false);

@@ -2,9 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayFetch, twin, useTwinEnv } from '../../infra/local/test/twin-context';
 import {
   clearFaults,
+  closeDispute,
   dropWebhooks,
   holdWebhooks,
   injectFault,
+  openDispute,
   payOutAccount,
 } from '../../infra/local/stripe/testing';
 import {
@@ -18,16 +20,17 @@ import {
 import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { putFinishedItem } from '../items/testing/items';
-import { createItemsRepo, lockPack } from '../items/index';
+import { allCopies, createItemsRepo, lockPack } from '../items/index';
 import { listCards, paymentsDeps, reconcileStripe } from '../payments/index';
 import type {
   CardPayment,
   CheckoutSession,
+  MoneyOverview,
   Order,
   WalletActivity,
 } from '../../shared/schemas/orders';
 import { ordersDeps } from './orders.deps';
-import { preorder } from './booking';
+import { preorder, releaseDue } from './booking';
 import { updateOrder } from './fulfilment';
 import { RELEASE_AFTER_SHIPPING_MS } from './order.machine';
 import { ORDER_SWEEP_GRACE_MS, sweepOrders } from './sweep';
@@ -109,11 +112,23 @@ function withoutTimers(real: OrdersDeps): OrdersDeps {
   };
 }
 
+/**
+ * A digital order's 7-day payout hold over (its payout-release timer fires): once the order is
+ * fulfilled, the shares go out.
+ */
+async function releaseHeld(orderId: string): Promise<void> {
+  const record = await until(
+    () => ordersDeps().repo.get(orderId),
+    (current) => current?.status === 'fulfilled' && current.release_at !== null,
+  );
+  await releaseDue(ordersDeps(), orderId, new Date(Date.parse(record?.release_at as string)));
+}
+
 /** The sweeper as it runs `at` (its budget ample). */
 const sweepAt = (at: number) =>
   sweepOrders(ordersDeps(), new Date(at), { remainingMs: () => 300_000 });
 
-/** A digital item of the seller listed at `price` (paid, it is fulfilled and paid out at once). */
+/** A digital item of the seller listed at `price` (paid, it is fulfilled; paid out after 7 days). */
 async function listed(title: string, price: number, copies = 1) {
   const item = await putFinishedItem({
     creator: { id: seller.id, nick: seller.nick },
@@ -290,7 +305,8 @@ describe('one charge per order payment', () => {
         [second.id, 1_800],
       ].sort(),
     );
-    // The seller was paid once, from the first charge only.
+    // The seller is paid once (after the hold), from the first charge only.
+    await releaseHeld(order.id);
     const transfers = (await stripeState()).transfers.filter(
       (transfer) => transfer.transfer_group === order.id,
     );
@@ -314,7 +330,8 @@ describe('refunds, outages and cancels', () => {
     const offering = await listed('Dashboard refund', 2_000);
     const order = await book(buyer, offering.id);
     const paid = await pay(buyer, order.id);
-    // Paid out (the payment's webhook): the seller's share left with its transfer.
+    // Paid out (after the hold): the seller's share left with its transfer.
+    await releaseHeld(order.id);
     await until(
       async () => (await orderOf(seller, order.id)).transfers,
       (transfers) => transfers.length > 0 && transfers.every((entry) => entry.state === 'paid'),
@@ -422,6 +439,7 @@ describe('refunds, outages and cancels', () => {
     const paid = await pay(buyer, order.id);
     const fulfilled = await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
     expect(fulfilled.transfers).toHaveLength(0); // The buyer sees no transfers.
+    await releaseHeld(order.id);
     const share = (
       await until(
         async () => (await orderOf(seller, order.id)).transfers,
@@ -449,6 +467,7 @@ describe('refunds, outages and cancels', () => {
     const next = await listed('Next sale', 5_000);
     const nextOrder = await book(buyer, next.id);
     await pay(buyer, nextOrder.id);
+    await releaseHeld(nextOrder.id);
     const netted = await until(
       async () => (await orderOf(seller, nextOrder.id)).transfers,
       (transfers) => transfers.some((transfer) => transfer.state === 'paid'),
@@ -604,5 +623,184 @@ describe('reconciliation with Stripe', () => {
     expect(again.movements.findings.filter((finding) => finding.order_id === order.id)).toEqual([
       expect.objectContaining({ ref: stray.id }),
     ]);
+  });
+});
+
+describe("disputes: the buyer's bank takes the payment back", () => {
+  const disputeOf = async (user: TestUser, orderId: string, status: string) =>
+    until(
+      () => orderOf(user, orderId),
+      (current) => current.dispute?.status === status,
+    );
+
+  it('lost on a paid-out digital order: the share is taken back (owed when the balance is short), the order cancelled, nothing paid twice', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const account = (await paymentsDeps().repo.getRecord(seller.id))?.stripe_account_id as string;
+    const offering = await listed('Disputed download', 2_600);
+    const order = await book(buyer, offering.id);
+    const paid = await pay(buyer, order.id);
+    await releaseHeld(order.id);
+    const share = (
+      await until(
+        async () => (await orderOf(seller, order.id)).transfers,
+        (transfers) => transfers.some((transfer) => transfer.state === 'paid'),
+      )
+    )[0]?.amount as number;
+    const owedBefore = await ordersDeps().repo.owedBy(seller.id, 'EUR');
+    // Stripe already paid the seller's balance out: the share cannot be taken back.
+    await payOutAccount(stripeUrl(), account);
+    const dispute = await openDispute(stripeUrl(), {
+      payment_intent: paid.json.data.payment_intent_id as string,
+      reason: 'fraudulent',
+    });
+    const open = await disputeOf(seller, order.id, 'open');
+    expect(open.dispute).toMatchObject({
+      id: dispute.id,
+      reason: 'fraudulent',
+      amount: 2_600,
+      stripe_status: 'needs_response',
+    });
+    expect(open.dispute?.evidence_due_by).toBe(
+      new Date((dispute.evidence_details?.due_by ?? 0) * 1000).toISOString(),
+    );
+    expect(open.status).toBe('fulfilled');
+    expect(open.actions).not.toContain('cancel');
+    const clawed = await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.some((transfer) => transfer.state === 'reversal_failed'),
+    );
+    expect(clawed).toMatchObject([{ party: 'seller', amount: share, state: 'reversal_failed' }]);
+    expect(await ordersDeps().repo.owedBy(seller.id, 'EUR')).toBe(owedBefore + share);
+    // The seller is told; support sees it with the bank's deadline.
+    const notices = await call<{
+      notifications: { activity: string; payload: { orderId?: string } }[];
+    }>('GET', `/api/notifications/${seller.id}`, { token: seller.accessToken });
+    expect(
+      notices.json.data.notifications.some(
+        (notice) =>
+          notice.activity === 'market_disputeopened' && notice.payload.orderId === order.id,
+      ),
+    ).toBe(true);
+    const money = await call<MoneyOverview>('GET', '/api/admin/money', {
+      token: admin.accessToken,
+    });
+    expect(money.status).toBe(200);
+    expect(money.json.data.disputes).toContainEqual(
+      expect.objectContaining({
+        order_id: order.id,
+        dispute: expect.objectContaining({ status: 'open' }),
+      }),
+    );
+    expect(money.json.data.owed).toContainEqual(
+      expect.objectContaining({ user_id: seller.id, nick: seller.nick }),
+    );
+    const refused = await call('GET', '/api/admin/money', { token: buyer.accessToken });
+    expect(refused.status).toBe(403);
+    // Support opens the order from there: the seller's view, read-only.
+    const seen = await call<Order>('POST', '/api/order/retrievebyid', {
+      token: admin.accessToken,
+      body: { order_id: order.id },
+    });
+    expect(seen.status).toBe(200);
+    expect(seen.json.data).toMatchObject({ id: order.id, role: 'seller', actions: [] });
+    expect(
+      (
+        await call('POST', '/api/order/retrievebyid', {
+          token: (await newUser(RUN)).accessToken,
+          body: { order_id: order.id },
+        })
+      ).status,
+    ).toBe(404);
+
+    await closeDispute(stripeUrl(), dispute.id, 'lost');
+    const lost = await disputeOf(buyer, order.id, 'lost');
+    expect(lost).toMatchObject({ status: 'cancelled', cancel_reason: 'dispute_lost', refunded: 0 });
+    // No refund of ours (the bank took the money back), the copy back with the seller.
+    expect((await chargesOf(order.id))[0]?.refunded).toBe(0);
+    const [copy] = await allCopies(ordersDeps().items, offering.item.id);
+    expect(copy?.owner_id).toBe(seller.id);
+    // Still owed once: nothing paid or taken twice.
+    expect(await ordersDeps().repo.owedBy(seller.id, 'EUR')).toBe(owedBefore + share);
+    expect(
+      (await stripeState()).transfers.filter((transfer) => transfer.transfer_group === order.id),
+    ).toHaveLength(1);
+    const after = await call<MoneyOverview>('GET', '/api/admin/money', {
+      token: admin.accessToken,
+    });
+    expect(after.json.data.disputes.map((entry) => entry.order_id)).not.toContain(order.id);
+  });
+
+  it('lost on a physical order not paid out yet: its held share is frozen, then never paid', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listedPhysical('Disputed parcel', 3_100);
+    const order = await bookDelivered(buyer, offering.id);
+    const paid = await pay(buyer, order.id);
+    await waitOrder(buyer, order.id, (current) => current.status === 'paid');
+    const dispute = await openDispute(stripeUrl(), {
+      payment_intent: paid.json.data.payment_intent_id as string,
+      reason: 'product_not_received',
+    });
+    await disputeOf(seller, order.id, 'open');
+    const frozen = await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.length > 0 && transfers.every((entry) => entry.state === 'frozen'),
+    );
+    expect(frozen).toMatchObject([{ party: 'seller', state: 'frozen' }]);
+    // The seller cannot cancel (a disputed payment cannot be refunded).
+    const cancel = await call<Order>(
+      'POST',
+      `/api/users/${seller.id}/offering/updateorder/${order.id}`,
+      { token: seller.accessToken, body: { action: 'cancel', reason: 'late' } },
+    );
+    expect(cancel.status).toBe(409);
+    await closeDispute(stripeUrl(), dispute.id, 'lost');
+    const lost = await disputeOf(seller, order.id, 'lost');
+    expect(lost.status).toBe('cancelled');
+    // The cancel's effects follow its write: the frozen share is settled as never paid.
+    const settled = await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.every((entry) => entry.state !== 'frozen'),
+    );
+    expect(settled.map((entry) => entry.state)).toEqual(['reversed']);
+    expect(
+      (await stripeState()).transfers.filter((transfer) => transfer.transfer_group === order.id),
+    ).toHaveLength(0);
+  });
+
+  it('won on a paid-out order: the share taken back while it was open is paid again, once', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Dispute won', 2_700);
+    const order = await book(buyer, offering.id);
+    const paid = await pay(buyer, order.id);
+    await releaseHeld(order.id);
+    await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.some((transfer) => transfer.state === 'paid'),
+    );
+    const dispute = await openDispute(stripeUrl(), {
+      payment_intent: paid.json.data.payment_intent_id as string,
+    });
+    await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.every((transfer) => transfer.state === 'reversed'),
+    );
+    await closeDispute(stripeUrl(), dispute.id, 'won');
+    const won = await disputeOf(seller, order.id, 'won');
+    expect(won.status).toBe('fulfilled');
+    const repaid = await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.every((transfer) => transfer.state === 'paid'),
+    );
+    const made = (await stripeState()).transfers.filter(
+      (transfer) => transfer.transfer_group === order.id,
+    );
+    // The first transfer taken back in full, a second one paying the share (less what the
+    // seller's account owed, kept back): the seller keeps it once.
+    const share = repaid[0];
+    expect(made).toHaveLength(2);
+    expect(made.filter((transfer) => transfer.amount_reversed === transfer.amount)).toHaveLength(1);
+    expect(
+      made.reduce((sum, transfer) => sum + transfer.amount - (transfer.amount_reversed ?? 0), 0),
+    ).toBe((share?.amount ?? 0) - (share?.netted ?? 0));
   });
 });

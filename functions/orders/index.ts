@@ -11,6 +11,7 @@ export {
 } from './payment';
 export { releaseWaitingPayouts } from './apply';
 export { auditMovement } from './audit';
+export { disputeChanged } from './dispute';
 export {
   auctionOfferStates,
   auctionOrderCopies,

@@ -17,6 +17,7 @@ import {
   type OrderEvent,
   type OrderState,
   type PaymentFact,
+  type StoredDispute,
   type StoredPayment,
 } from './order.machine';
 
@@ -28,6 +29,8 @@ const ONE_MS_AGO = '2026-11-25T09:59:59.999Z';
 const ONE_MS_AGO_AT = ONE_MS_AGO;
 /** NOW + 14 days, written out so that a wrong delay fails. */
 const FOURTEEN_DAYS_LATER = '2026-12-09T10:00:00.000Z';
+/** NOW + 7 days (a digital order's payout hold). */
+const SEVEN_DAYS_LATER = '2026-12-02T10:00:00.000Z';
 
 function state(changes: Partial<OrderState> = {}): OrderState {
   return {
@@ -149,6 +152,24 @@ const pendingA: OrderEvent = {
   payment: fact('full', 'pi_A'),
   status: 'requires_action',
 };
+const DISPUTE_OPEN: StoredDispute = {
+  id: 'du_1',
+  status: 'open',
+  stripe_status: 'needs_response',
+  reason: 'fraudulent',
+  amount: 2500,
+  currency: 'EUR',
+  evidence_due_by: SEVEN_DAYS_LATER,
+  opened_at: NOW.toISOString(),
+  closed_at: null,
+};
+const DISPUTE_WON: StoredDispute = {
+  ...DISPUTE_OPEN,
+  status: 'won',
+  stripe_status: 'won',
+  closed_at: NOW.toISOString(),
+};
+const DISPUTE_LOST: StoredDispute = { ...DISPUTE_WON, status: 'lost', stripe_status: 'lost' };
 const EXTRA = { effects: ['refund_extra', 'updated'] as OrderEffect[], label: 'extra_payment' };
 const declinedEvent = { type: 'payment_failed', code: 'card_declined' } as const;
 const shipEvent = { type: 'ship', carrier: 'UPS', tracking: '1Z999' } as const;
@@ -472,14 +493,15 @@ const rows: Row[] = [
     },
   ],
   [
-    'the balance paid, nothing to send: fulfilled and paid out',
+    'the balance paid, nothing to send: fulfilled, its payouts held 7 days',
     { ...balanceAsked, delivery: 'none' },
     balance,
     {
       status: 'fulfilled',
       balance_requested: false,
+      release_at: SEVEN_DAYS_LATER,
       payments: balancePaid,
-      effects: ['updated', 'notify_paid', 'payout'],
+      effects: ['updated', 'notify_paid', 'schedule_release'],
       label: 'paid',
     },
   ],
@@ -553,10 +575,15 @@ const rows: Row[] = [
     },
   ],
   [
-    'honoured, full price, nothing to send: fulfilled and paid out',
+    'honoured, full price, nothing to send: fulfilled, its payouts held 7 days',
     { ...honouring, delivery: 'none' },
     { type: 'honoured' },
-    { status: 'fulfilled', effects: ['updated', 'notify_paid', 'payout'], label: 'paid' },
+    {
+      status: 'fulfilled',
+      release_at: SEVEN_DAYS_LATER,
+      effects: ['updated', 'notify_paid', 'schedule_release'],
+      label: 'paid',
+    },
   ],
   [
     'honoured, deposit',
@@ -796,6 +823,113 @@ const rows: Row[] = [
     { type: 'release_due' },
     { refused: 'orders.errors.not_allowed', stale: true },
   ],
+  [
+    "a digital order's payout hold over: its held shares go out",
+    { ...digital, release_at: ONE_MS_AGO },
+    { type: 'release_due' },
+    { status: 'fulfilled', release_at: null, effects: ['payout', 'updated'], label: 'released' },
+  ],
+  [
+    "a digital order's hold timer fires early",
+    { ...digital, release_at: ONE_MS_LATER },
+    { type: 'release_due' },
+    { refused: 'orders.errors.not_allowed', stale: false },
+  ],
+  [
+    "a digital order's hold released already: a replay",
+    { ...digital, release_at: null },
+    { type: 'release_due' },
+    { refused: 'orders.errors.not_allowed', stale: true },
+  ],
+
+  // dispute: the buyer's bank disputes the payment (a chargeback).
+  [
+    'a dispute opened on a paid order: payouts frozen, paid ones taken back, both told',
+    paid,
+    { type: 'dispute', dispute: DISPUTE_OPEN },
+    {
+      status: 'paid',
+      dispute: DISPUTE_OPEN,
+      effects: ['freeze_payouts', 'claw_back', 'updated', 'notify_dispute'],
+      label: 'disputed',
+    },
+  ],
+  [
+    'the same dispute again (a redelivered event)',
+    { ...paid, dispute: DISPUTE_OPEN },
+    { type: 'dispute', dispute: DISPUTE_OPEN },
+    { refused: 'orders.errors.not_allowed', stale: true },
+  ],
+  [
+    "the dispute's evidence submitted: Stripe's status recorded",
+    { ...paid, dispute: DISPUTE_OPEN },
+    { type: 'dispute', dispute: { ...DISPUTE_OPEN, stripe_status: 'under_review' } },
+    {
+      status: 'paid',
+      dispute: { ...DISPUTE_OPEN, stripe_status: 'under_review' },
+      effects: ['updated'],
+      label: 'resume',
+    },
+  ],
+  [
+    'a dispute won: the frozen and taken-back shares are due again',
+    { ...digital, dispute: DISPUTE_OPEN },
+    { type: 'dispute', dispute: DISPUTE_WON },
+    {
+      status: 'fulfilled',
+      dispute: DISPUTE_WON,
+      effects: ['unfreeze_payouts', 'updated', 'notify_dispute'],
+      label: 'dispute_won',
+    },
+  ],
+  [
+    'a dispute lost: the order is cancelled without a refund of ours, the copies back',
+    { ...digital, dispute: DISPUTE_OPEN },
+    { type: 'dispute', dispute: DISPUTE_LOST },
+    {
+      status: 'cancelled',
+      cancel_reason: 'dispute_lost',
+      dispute: DISPUTE_LOST,
+      effects: [
+        'return_copies',
+        'reverse_payouts',
+        'updated',
+        'notify_cancelled',
+        'notify_dispute',
+      ],
+      label: 'dispute_lost',
+    },
+  ],
+  [
+    'a dispute decided before it was seen open (events out of order): lost at once',
+    shipped,
+    { type: 'dispute', dispute: DISPUTE_LOST },
+    {
+      status: 'cancelled',
+      cancel_reason: 'dispute_lost',
+      dispute: DISPUTE_LOST,
+      effects: [
+        'return_copies',
+        'reverse_payouts',
+        'updated',
+        'notify_cancelled',
+        'notify_dispute',
+      ],
+      label: 'dispute_lost',
+    },
+  ],
+  [
+    'a decided dispute told again',
+    { ...digital, dispute: DISPUTE_WON },
+    { type: 'dispute', dispute: DISPUTE_LOST },
+    { refused: 'orders.errors.not_allowed', stale: true },
+  ],
+  [
+    'the seller cannot cancel while the payment is disputed',
+    { ...paid, dispute: DISPUTE_OPEN },
+    { type: 'cancel', reason: null },
+    { refused: 'orders.errors.not_allowed', stale: false },
+  ],
 
   // cancel: the seller, before shipping.
   [
@@ -1003,6 +1137,7 @@ describe('order transition', () => {
       ship: { applied: 0, refused: 0 },
       confirm_receipt: { applied: 0, refused: 0 },
       release_due: { applied: 0, refused: 0 },
+      dispute: { applied: 0, refused: 0 },
       cancel: { applied: 0, refused: 0 },
       refunded: { applied: 0, refused: 0 },
       ready: { applied: 0, refused: 0 },

@@ -18,6 +18,19 @@ export interface StoredPayment {
   extra?: true;
 }
 
+/** A dispute of the order's payment (a chargeback), as the order keeps it. */
+export interface StoredDispute {
+  id: string;
+  status: 'open' | 'won' | 'lost';
+  stripe_status: string;
+  reason: string;
+  amount: number;
+  currency: string;
+  evidence_due_by: string | null;
+  opened_at: string;
+  closed_at: string | null;
+}
+
 /** What Stripe says of one payment, as an event carries it. */
 export interface PaymentFact {
   kind: StoredPayment['kind'];
@@ -70,6 +83,8 @@ export interface OrderState {
   cancel_reason: string | null;
   /** Every payment attempt of the order, by PaymentIntent. */
   payments: readonly StoredPayment[];
+  /** The dispute of its payment, if the buyer's bank opened one (absent on older orders). */
+  dispute?: StoredDispute | null;
 }
 
 export type OrderEvent =
@@ -88,7 +103,9 @@ export type OrderEvent =
   | { type: 'cancel'; reason: string | null }
   /** A payment of the order was refunded in full outside the app (Stripe's dashboard). */
   | { type: 'refunded'; payment_intent_id: string }
-  | { type: 'ready' };
+  | { type: 'ready' }
+  /** The buyer's bank disputes the payment (Stripe's charge.dispute.*): opened, changed, decided. */
+  | { type: 'dispute'; dispute: StoredDispute };
 
 export type OrderEffect =
   /** Live `order.updated` to the buyer and the seller. */
@@ -118,7 +135,15 @@ export type OrderEffect =
   | 'notify_received'
   | 'notify_cancelled'
   | 'notify_expired'
-  | 'notify_payment_due';
+  | 'notify_payment_due'
+  /** A dispute opened: the shares not paid out yet are frozen (never paid while it is open). */
+  | 'freeze_payouts'
+  /** A dispute opened: the shares paid out are taken back (what an account cannot give, owed). */
+  | 'claw_back'
+  /** A dispute won: frozen and clawed-back shares are due again (paid once released). */
+  | 'unfreeze_payouts'
+  /** The seller and support are told of the dispute (opened, won, lost). */
+  | 'notify_dispute';
 
 export type OrderTransition =
   | { ok: true; state: OrderState; effects: OrderEffect[]; label: string }
@@ -127,6 +152,12 @@ export type OrderTransition =
 
 /** Payouts wait this long after shipping for the buyer's confirmation. */
 export const RELEASE_AFTER_SHIPPING_MS = 14 * 24 * 60 * 60 * 1000;
+/**
+ * An order with nothing to send (digital items, services) is fulfilled at payment, and its shares
+ * are held this long before they are paid out (docs/payments.md "Payout holds"): most disputes and
+ * refunds come within days, and a share still held is simply never paid instead of taken back.
+ */
+export const DIGITAL_PAYOUT_HOLD_MS = 7 * 24 * 60 * 60 * 1000;
 
 const refuse = (code: string, stale = false): OrderTransition => ({ ok: false, code, stale });
 
@@ -154,9 +185,14 @@ export function isPaidFor(state: Pick<OrderState, 'status'>): boolean {
 }
 
 /** Whether the seller may cancel now: paid for, nothing shipped, payouts not released. */
-export function canCancel(state: Pick<OrderState, 'status' | 'fulfilment'>): boolean {
+export function canCancel(
+  state: Pick<OrderState, 'status' | 'fulfilment'> & { dispute?: OrderState['dispute'] },
+): boolean {
   return (
-    (state.status === 'paid' || state.status === 'checkout_complete') && state.fulfilment === 'none'
+    (state.status === 'paid' || state.status === 'checkout_complete') &&
+    state.fulfilment === 'none' &&
+    // A disputed payment cannot be refunded (the bank decides): no cancel while it is open.
+    state.dispute?.status !== 'open'
   );
 }
 
@@ -333,6 +369,13 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
         'received',
       );
     case 'release_due':
+      if (state.status === 'fulfilled' && state.delivery === 'none' && state.release_at !== null) {
+        // A digital order's hold is over: its held shares go out (release_at cleared: a replay of
+        // the timer finds nothing due). While a dispute is open they stay frozen.
+        if (now.getTime() < Date.parse(state.release_at))
+          return refuse('orders.errors.not_allowed');
+        return go(state, { release_at: null }, ['payout', 'updated'], 'released');
+      }
       if (
         state.status !== 'paid' ||
         state.release_at === null ||
@@ -381,6 +424,40 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
         'refunded',
       );
     }
+    case 'dispute': {
+      const incoming = event.dispute;
+      const current = state.dispute ?? null;
+      if (current !== null && current.id === incoming.id) {
+        if (current.status !== 'open') return refuse('orders.errors.not_allowed', true);
+        if (incoming.status === 'open') {
+          // Stripe's status or deadline moved (evidence submitted, under review): recorded.
+          if (
+            incoming.stripe_status === current.stripe_status &&
+            incoming.evidence_due_by === current.evidence_due_by
+          ) {
+            return refuse('orders.errors.not_allowed', true);
+          }
+          return go(
+            state,
+            { dispute: { ...incoming, opened_at: current.opened_at } },
+            ['updated'],
+            'resume',
+          );
+        }
+      } else if (incoming.status !== 'open') {
+        // Decided before it was seen open (events out of order): opened and decided at once.
+        return disputeDecided(state, { ...incoming, opened_at: incoming.opened_at }, true);
+      }
+      if (current === null || current.id !== incoming.id) {
+        return go(
+          state,
+          { dispute: incoming },
+          ['freeze_payouts', 'claw_back', 'updated', 'notify_dispute'],
+          'disputed',
+        );
+      }
+      return disputeDecided(state, { ...incoming, opened_at: current.opened_at }, false);
+    }
     case 'ready':
       if (
         state.payment_mode === 'deposit' &&
@@ -410,7 +487,12 @@ export function transition(state: OrderState, event: OrderEvent, now: Date): Ord
  * waits for the buyer to confirm collection, or 14 days (nothing is shipped to start the clock).
  */
 function paidChanges(state: OrderState, now: Date): Pick<OrderState, 'status' | 'release_at'> {
-  if (state.delivery === 'none') return { status: 'fulfilled', release_at: state.release_at };
+  if (state.delivery === 'none') {
+    return {
+      status: 'fulfilled',
+      release_at: new Date(now.getTime() + DIGITAL_PAYOUT_HOLD_MS).toISOString(),
+    };
+  }
   if (state.delivery === 'pickup') {
     return {
       status: 'paid',
@@ -421,7 +503,7 @@ function paidChanges(state: OrderState, now: Date): Pick<OrderState, 'status' | 
 }
 
 function paidEffects(state: OrderState): OrderEffect[] {
-  if (state.delivery === 'none') return ['updated', 'notify_paid', 'payout'];
+  if (state.delivery === 'none') return ['updated', 'notify_paid', 'schedule_release'];
   if (state.delivery === 'pickup') return ['updated', 'notify_paid', 'schedule_release'];
   return ['updated', 'notify_paid'];
 }
@@ -473,5 +555,36 @@ export function payerOf(
       entry.kind === kind &&
       entry.extra !== true &&
       (entry.status === 'succeeded' || entry.status === 'refunded'),
+  );
+}
+
+/**
+ * A dispute decided: won, the money stays and the frozen or clawed-back shares are due again;
+ * lost, the bank took the money back, so the order is cancelled without a refund of ours (the
+ * copies back, what was paid out taken back, both parties told). `fresh`: never seen open (its
+ * shares were never frozen).
+ */
+function disputeDecided(
+  state: OrderState,
+  dispute: StoredDispute,
+  fresh: boolean,
+): OrderTransition {
+  if (dispute.status === 'won') {
+    return go(
+      state,
+      { dispute },
+      fresh ? ['updated', 'notify_dispute'] : ['unfreeze_payouts', 'updated', 'notify_dispute'],
+      'dispute_won',
+    );
+  }
+  if (!isPaidFor(state)) {
+    // The order is over already (cancelled and refunded): the decision is recorded.
+    return go(state, { dispute }, ['updated', 'notify_dispute'], 'dispute_lost');
+  }
+  return go(
+    state,
+    { status: 'cancelled', cancel_reason: 'dispute_lost', balance_requested: false, dispute },
+    ['return_copies', 'reverse_payouts', 'updated', 'notify_cancelled', 'notify_dispute'],
+    'dispute_lost',
   );
 }

@@ -1,6 +1,7 @@
 import { dynamoDocumentClient } from '../core/clients';
 import { readEnv } from '../core/env';
 import { executionName, startWorkflow } from '../core/workflows';
+import { accountsDirectory } from '../accounts/index';
 import { createBidsRepo } from '../bids/index';
 import { createItemsRepo } from '../items/index';
 import { notify, notifyDeps } from '../notifications/index';
@@ -62,6 +63,7 @@ export function ordersDeps(): OrdersDeps {
       retrievePayment: (paymentIntentId) => retrievePayment(payments, paymentIntentId),
       refund: (input) => refundPayment(payments, input),
       refundsOf: (paymentIntentId) => refundsOf(payments, paymentIntentId),
+      findings: (limit) => payments.repo.listFindings(limit),
       payoutAccountOf: (userId) => payoutAccountOf(payments, userId),
       transfer: (input) => transferShare(payments, input),
       reverseTransfer: (input) => reverseTransfer(payments, input),
@@ -88,6 +90,7 @@ export function ordersDeps(): OrdersDeps {
       await notify(notifyDeps(env), input, new Date());
     },
     publish: (userId, message) => publishToUserQuietly(userId, message),
+    supportUserIds: () => accountsDirectory().supportUserIds(),
     imagesBaseUrl: env.imagesBaseUrl,
   };
 }

@@ -20,7 +20,7 @@ import type {
 } from '../../shared/schemas/orders';
 import { allCopies } from '../items/index';
 import { putSellers, sellerProfile } from '../profiles/testing/sellers';
-import { expireBooking, preorder } from './booking';
+import { expireBooking, preorder, releaseDue } from './booking';
 import { payWithSavedCard, paymentIntentChanged } from './payment';
 import type { OrdersDeps } from './ports';
 import { ordersDeps } from './orders.deps';
@@ -139,7 +139,7 @@ function gatedCommits(
 }
 
 describe.runIf(hasCognito())('buying on the twin', () => {
-  it('books, pays with the saved card, and owns digital copies with their provenance; the seller is paid at once', async () => {
+  it('books, pays with the saved card, and owns digital copies with their provenance; the seller is paid after the 7-day hold', async () => {
     const item = await putFinishedItem({
       creator: { id: seller.id, nick: seller.nick },
       copies: 4,
@@ -177,7 +177,7 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     expect(paid.status).toBe(200);
     expect(paid.json.data.status).toBe('succeeded');
 
-    // Digital: fulfilled at payment, the seller's share transferred from the charge.
+    // Digital: fulfilled at payment, the seller's share held for the 7-day payout hold.
     const done = await waitStatus(buyer, order.id, 'fulfilled');
     expect(done.paid).toBe(3998);
     expect(done.timeline.map((entry) => entry.label)).toEqual([
@@ -186,6 +186,14 @@ describe.runIf(hasCognito())('buying on the twin', () => {
       'payment_intent_success',
       'paid',
     ]);
+    const held = (await orderOf(seller, order.id)).json.data;
+    expect(held.transfers).toMatchObject([{ party: 'seller', amount: 3918, state: 'held' }]);
+    const releaseAt = Date.parse(held.release_at as string);
+    expect(releaseAt - Date.parse(done.payments[0]?.paid_at as string)).toBe(7 * 24 * 3_600_000);
+    // The hold's timer (payout-release) fires: the share is transferred from the charge.
+    expect(await releaseDue(ordersDeps(), order.id, new Date(releaseAt))).toMatchObject({
+      status: 'fulfilled',
+    });
     const settled = await until(
       () => orderOf(seller, order.id),
       (answer) => answer.json.data?.transfers.every((entry) => entry.state === 'paid') === true,
@@ -486,8 +494,15 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     const taken = (await book(other, offering2.id, 1)).json.data;
     expect(taken.status).toBe('accepted');
     await payOutside(late.id, buyer.id, 900);
-    const expired = await waitStatus(buyer, late.id, 'payment_expired');
-    expect(expired.refunded).toBe(900);
+    await waitStatus(buyer, late.id, 'payment_expired');
+    // The refund follows the status (an effect of the same event, written after it).
+    const expired = (
+      await until(
+        () => orderOf(buyer, late.id),
+        (answer) => answer.json.data?.refunded === 900,
+      )
+    ).json.data;
+    expect(expired).toMatchObject({ status: 'payment_expired', refunded: 900 });
     expect((await orderOf(other, taken.id)).json.data.status).toBe('accepted');
   });
 
@@ -627,7 +642,8 @@ describe.runIf(hasCognito())('buying on the twin', () => {
       ['balance', 4000, 'succeeded'],
     ]);
     expect(done.balance_due).toBe(0);
-    // One transfer per charge to the seller: 98 % of each.
+    // After the payout hold, one transfer per charge to the seller: 98 % of each.
+    await releaseDue(ordersDeps(), order.id, new Date(Date.parse(done.release_at as string)));
     const paidOut = await until(
       () => orderOf(seller, order.id),
       (answer) =>
@@ -723,13 +739,18 @@ describe.runIf(hasCognito())('buying on the twin', () => {
     await paymentIntentChanged(byWebhook.deps, intentId, new Date());
     expect(await paying).toMatchObject({ status: 'succeeded' });
     expect([byCall.commits(), byWebhook.commits()]).toEqual([2, 1]);
-    // The call left the sale's aftermath to the webhook, which did it: the seller is paid (98 %),
-    // the buyer owns the copy, the offering is sold out.
+    // The call left the sale's aftermath to the webhook, which did it: the seller's share (98 %)
+    // is held for the payout hold and its timer started, the buyer owns the copy, the offering is
+    // sold out; at the hold's end the seller is paid.
     const settled = await real.repo.get(order.id);
     expect(settled?.status).toBe('fulfilled');
     expect(settled?.transfers.map((entry) => [entry.party, entry.amount, entry.state])).toEqual([
-      ['seller', 2450, 'paid'],
+      ['seller', 2450, 'held'],
     ]);
+    await releaseDue(real, order.id, new Date(Date.parse(settled?.release_at as string)));
+    expect(
+      (await real.repo.get(order.id))?.transfers.map((entry) => [entry.party, entry.state]),
+    ).toEqual([['seller', 'paid']]);
     expect((await real.items.getHolding(buyer.id, item.id))?.count).toBe(1);
     expect((await offeringOf(buyer, offering.id)).json.data.copies_left).toBe(0);
     const wallet = await call<{ items: { event: string; amount: number; order_id: string }[] }>(
@@ -769,6 +790,9 @@ describe.runIf(hasCognito())('buying on the twin', () => {
       token: buyer.accessToken,
       body: { order_id: order.id },
     });
+    // The payout hold over, the shares go out: the beneficiary's waits for an account.
+    const fulfilled = await waitStatus(buyer, order.id, 'fulfilled');
+    await releaseDue(ordersDeps(), order.id, new Date(Date.parse(fulfilled.release_at as string)));
     const waiting = await until(
       () => orderOf(seller, order.id),
       (answer) =>

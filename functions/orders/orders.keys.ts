@@ -14,6 +14,7 @@ import { idempotencyRecordKey } from '../core/idempotency';
  * | booking replay by Idempotency-Key                   | pk = IDEMPOTENCY#preorder#<userId>#<key>, sk = RESULT  | table |
  * | a user's payouts waiting for a payout account       | pk = USER#<userId>, begins_with(sk, 'WAITPAY#')        | table |
  * | orders due for the sweeper, oldest first (8 shards)  | gsi4pk = ORDERDUE#<0-7>, gsi4sk < <time>               | gsi4  |
+ * | orders whose payment is disputed, soonest deadline  | gsi5pk = DISPUTES#OPEN, gsi5sk = <due_by>#<orderId>    | gsi5  |
  * | what a user's payout account owes, per currency      | pk = USER#<userId>, sk = OWED#<currency>               | table |
  * | every account owing something (support)             | gsi1pk = OWED#ALL, gsi1sk = <userId>#<currency>        | gsi1  |
  * | how a user's debt came and went (refused reversals,  | pk = USER#<userId>, begins_with(sk, 'OWEDLINE#')       | table |
@@ -125,4 +126,11 @@ export function orderDueShards(): string[] {
 /** The index's sort key: when the order is due, then the order (ISO times sort as strings). */
 export function orderDueSort(dueAt: string, orderId: string): string {
   return `${dueAt}#${orderId}`;
+}
+
+/** The index partition of orders with an open dispute (support's list, soonest deadline first). */
+export const OPEN_DISPUTES_PARTITION = 'DISPUTES#OPEN';
+
+export function openDisputeSort(dueBy: string, orderId: string): string {
+  return `${dueBy}#${orderId}`;
 }

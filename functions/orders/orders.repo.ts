@@ -29,6 +29,7 @@ import {
   WALLET_ENTRY_TYPE,
   WALLET_PREFIX,
   activityKey,
+  OPEN_DISPUTES_PARTITION,
   orderDueShards,
   orderKey,
   owedIndexSort,
@@ -115,6 +116,8 @@ export interface OrdersRepo {
   listOwed(limit: number): Promise<OwedAccount[]>;
   /** The orders due before `before` (orders.ts dueAtOf), oldest first per shard, at most `limit`. */
   dueOrders(before: string, limit: number): Promise<string[]>;
+  /** The orders with an open dispute, soonest evidence deadline first (support). */
+  openDisputes(limit: number): Promise<OrderRecord[]>;
 }
 
 /** One movement of what a user's payout account owes the platform. */
@@ -154,6 +157,8 @@ function strip<T>(raw: Record<string, unknown>): T {
     gsi3sk: _f,
     gsi4pk: _g,
     gsi4sk: _h,
+    gsi5pk: _i,
+    gsi5sk: _j,
     ...rest
   } = raw;
   return rest as T;
@@ -562,6 +567,19 @@ export function createOrdersRepo(deps: {
           };
         }),
       );
+    },
+
+    async openDisputes(limit) {
+      const result = await doc.send(
+        new QueryCommand({
+          TableName,
+          IndexName: 'gsi5',
+          KeyConditionExpression: 'gsi5pk = :partition',
+          ExpressionAttributeValues: { ':partition': OPEN_DISPUTES_PARTITION },
+          Limit: limit,
+        }),
+      );
+      return (result.Items ?? []).map((raw) => strip<OrderRecord>(raw));
     },
 
     async dueOrders(before, limit) {

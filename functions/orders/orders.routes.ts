@@ -10,6 +10,7 @@ import {
   orderListBodySchema,
   orderPageSchema,
   orderPathSchema,
+  moneyOverviewSchema,
   orderSchema,
   payWithCardBodySchema,
   preorderBodySchema,
@@ -118,7 +119,7 @@ export const ordersRoutes = {
     group: 'orders',
     access: { table: 'read' },
     summary:
-      "An order for its buyer or seller (status, timeline, items, split, payments, transfers, the caller's actions); 404 orders.errors.not_found for anyone else",
+      "An order for its buyer or seller (status, timeline, items, split, payments, transfers, dispute, the caller's actions), and for support the seller's view without actions; 404 orders.errors.not_found for anyone else",
     tags: TAGS,
     request: { body: orderIdBodySchema },
     response: orderSchema,
@@ -208,5 +209,17 @@ export const ordersRoutes = {
     tags: TAGS,
     request: { query: activityQuerySchema },
     response: walletActivityPageSchema,
+  }),
+  adminMoney: route({
+    method: 'GET',
+    path: '/api/admin/money',
+    handler: 'orders/handlers/admin-money',
+    auth: 'admin',
+    group: 'orders',
+    access: { table: 'read' },
+    summary:
+      'Admins: what needs a person about money — open disputes (soonest evidence deadline first), accounts that owe the platform (refused reversals, what was kept back since), what reconciliation with Stripe found',
+    tags: TAGS,
+    response: moneyOverviewSchema,
   }),
 };

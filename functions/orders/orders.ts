@@ -5,7 +5,9 @@ import { splitPayment, type Split } from '../../shared/split';
 import { imageUrls, type StoredImage } from '../items/index';
 import {
   buyerPartition,
+  OPEN_DISPUTES_PARTITION,
   offeringOrdersPartition,
+  openDisputeSort,
   orderDuePartition,
   orderDueSort,
   sellerPartition,
@@ -38,7 +40,12 @@ export interface StoredTransfer {
   amount: number;
   /** The charge it is paid from (one transfer per party per charge). */
   charge_id: string;
-  state: 'held' | 'paid' | 'reversed' | 'waiting_account' | 'reversal_failed' | 'blocked';
+  state:
+    'held' | 'paid' | 'reversed' | 'waiting_account' | 'reversal_failed' | 'blocked' | 'frozen';
+  /** Taken back because the payment was disputed: due again if the dispute is won. */
+  clawed_back?: true;
+  /** How many times the share was paid out again after a won dispute (its transfer's key). */
+  round?: number;
   /** Why Stripe refused to pay the share out (state `blocked`: support looks into it). */
   blocked_reason?: string;
   transfer_id: string | null;
@@ -174,6 +181,13 @@ export function indexKeysOf(record: OrderRecord): Record<string, string> {
     keys.gsi4pk = orderDuePartition(record.id);
     keys.gsi4sk = orderDueSort(due, record.id);
   }
+  if (record.dispute?.status === 'open') {
+    keys.gsi5pk = OPEN_DISPUTES_PARTITION;
+    keys.gsi5sk = openDisputeSort(
+      record.dispute.evidence_due_by ?? record.dispute.opened_at,
+      record.id,
+    );
+  }
   return keys;
 }
 
@@ -191,6 +205,10 @@ export function dueAtOf(record: OrderRecord): string | null {
     record.release_at !== null &&
     (record.fulfilment === 'shipped' || record.delivery === 'pickup')
   ) {
+    return record.release_at;
+  }
+  // A digital order's payout hold (its shares held until then).
+  if (record.status === 'fulfilled' && record.delivery === 'none' && record.release_at !== null) {
     return record.release_at;
   }
   return unsettled(record) ? record.updated_at : null;
@@ -213,12 +231,24 @@ function unsettled(record: OrderRecord): boolean {
     case 'payment_expired':
       return record.payments.some(succeeded);
     case 'fulfilled':
-      return record.transfers.some((entry) => entry.state === 'held');
+      return payoutsReleased(record) && record.transfers.some((entry) => entry.state === 'held');
     case 'checkout_complete':
       return balanceUncharged(record);
     default:
       return false;
   }
+}
+
+/**
+ * Whether the order's payouts are released: fulfilled, and (for an order with nothing to send)
+ * past its payout hold (release_due cleared `release_at`).
+ */
+export function payoutsReleased(
+  record: Pick<OrderRecord, 'status' | 'delivery' | 'release_at'>,
+): boolean {
+  return (
+    record.status === 'fulfilled' && (record.delivery !== 'none' || record.release_at === null)
+  );
 }
 
 /** A deposit order's balance was asked for and has no outcome yet (no payment, no refusal). */
@@ -383,6 +413,10 @@ export function toOrder(
     release_at: record.release_at,
     booking_expires_at: record.booking_expires_at,
     cancel_reason: record.cancel_reason,
+    dispute:
+      record.dispute === undefined || record.dispute === null
+        ? null
+        : { ...record.dispute, currency: record.dispute.currency as Order['currency'] },
     payment_error: record.payment_error,
     timeline: record.timeline,
     actions: actionsOf(record, role, now),

@@ -4,6 +4,7 @@ import type { ItemsRepo } from '../items/index';
 import type { NotifyInput } from '../notifications/index';
 import type {
   CheckoutFacts,
+  MoneyFinding,
   OrderCharge,
   PaymentFacts,
   RefundFacts,
@@ -56,6 +57,8 @@ export interface OrderPayments {
   }): Promise<RefundFacts>;
   /** Every refund of a payment, ours or made in Stripe's dashboard. */
   refundsOf(paymentIntentId: string): Promise<RefundFacts[]>;
+  /** What reconciliation with Stripe found, newest first (support's money page). */
+  findings(limit: number): Promise<(MoneyFinding & { found_at: string })[]>;
   payoutAccountOf(userId: string): Promise<string | undefined>;
   transfer(input: ShareTransfer): Promise<TransferOutcome>;
   reverseTransfer(input: {
@@ -97,5 +100,7 @@ export interface OrdersDeps {
   startPayoutRelease(orderId: string, releaseAt: string): Promise<void>;
   notify(input: NotifyInput): Promise<void>;
   publish(userId: string, message: ServerMessageDraft): Promise<void>;
+  /** Support's accounts (the deployment's admins), told of what needs a person (a dispute). */
+  supportUserIds(): Promise<string[]>;
   imagesBaseUrl: string;
 }

@@ -29,15 +29,15 @@ function page(
 /** `POST order/retrievebyid {order_id}`: the buyer's or the seller's order; 404 for anyone else. */
 export async function retrieveById(
   deps: OrdersDeps,
-  input: { callerId: string; orderId: string },
+  input: { callerId: string; orderId: string; support?: boolean },
   now: Date,
 ): Promise<Order> {
   const record = await deps.repo.get(input.orderId);
-  if (
-    record === undefined ||
-    (record.buyer.id !== input.callerId && record.seller.id !== input.callerId)
-  ) {
-    throw orderNotFound();
+  if (record === undefined) throw orderNotFound();
+  if (record.buyer.id !== input.callerId && record.seller.id !== input.callerId) {
+    if (input.support !== true) throw orderNotFound();
+    // Support (a disputed payment, a finding of reconciliation): the seller's view, read-only.
+    return { ...toOrder(record, record.seller.id, deps.imagesBaseUrl, now), actions: [] };
   }
   return toOrder(record, input.callerId, deps.imagesBaseUrl, now);
 }

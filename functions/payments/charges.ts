@@ -461,6 +461,8 @@ async function madeTransfer(
     limit: 100,
   });
   for await (const transfer of made) {
+    // One taken back in full (a dispute's claw-back) no longer pays the share: a new round does.
+    if (transfer.amount_reversed >= transfer.amount) continue;
     if (
       transfer.metadata?.party === input.party &&
       idOf(transfer.source_transaction as string | { id: string } | null) === input.chargeId

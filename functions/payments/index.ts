@@ -4,7 +4,7 @@
  */
 export { ensureCustomer, checkCards, listCards } from './cards';
 export { checkOnboarding } from './onboarding';
-export type { PaymentsDeps } from './payments';
+export type { DisputeFacts, PaymentsDeps } from './payments';
 export {
   confirmOrderIntent,
   createOrderCheckout,

@@ -7,6 +7,7 @@ import { publishToUserQuietly } from '../realtime/index';
 import {
   auditMovement,
   chargeRefunded,
+  disputeChanged,
   checkoutCompleted,
   checkoutExpired,
   ordersDeps,
@@ -52,6 +53,7 @@ export function paymentsDeps(): PaymentsDeps {
         await releaseWaitingPayouts(ordersDeps(), userId, now);
       },
       auditMovement: (movement, now) => auditMovement(ordersDeps(), movement, now),
+      disputeChanged: (facts, now) => disputeChanged(ordersDeps(), facts, now),
     },
   };
 }

@@ -47,6 +47,22 @@ export interface OrderEvents {
    * it lacks applied); what still disagrees is answered.
    */
   auditMovement(movement: MoneyMovement, now: Date): Promise<MoneyFinding | null>;
+  /** The buyer's bank disputes an order's payment (charge.dispute.*), as Stripe has it now. */
+  disputeChanged(facts: DisputeFacts, now: Date): Promise<void>;
+}
+
+/** A dispute of a payment, as payments reads it from Stripe for orders. */
+export interface DisputeFacts {
+  dispute_id: string;
+  order_id: string;
+  payment_intent_id: string;
+  /** Stripe's status (needs_response, under_review, warning_*, won, lost). */
+  status: string;
+  reason: string;
+  amount: number;
+  currency: string;
+  evidence_due_by: string | null;
+  created: string;
 }
 
 /** The web pages Stripe sends the browser back to (001 §2 card provider return pages). */

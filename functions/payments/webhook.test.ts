@@ -139,6 +139,7 @@ function setup(options: { failFirst?: boolean } = {}) {
         orderEvents.push(`payouts ${userId}`);
       },
       auditMovement: async () => null,
+      disputeChanged: async () => undefined,
     },
   };
   return { deps, repo, statuses, published, notified, orderEvents };

@@ -160,6 +160,35 @@ async function paymentMethodDetached(
   await cardsChanged(deps, previous?.customer ?? null, now);
 }
 
+/**
+ * charge.dispute.*: the buyer's bank disputes a payment (a chargeback). The dispute is read again
+ * from Stripe (its current status decides), its payment's order found, and orders told.
+ */
+async function disputeChanged(deps: PaymentsDeps, event: Stripe.Event, now: Date): Promise<void> {
+  const stripe = await deps.stripe();
+  const dispute = await stripe.disputes.retrieve((event.data.object as Stripe.Dispute).id);
+  const intentId = idOf(dispute.payment_intent as string | { id: string } | null);
+  if (intentId === null) return;
+  const intent = await stripe.paymentIntents.retrieve(intentId);
+  const orderId = intent.metadata.order_id;
+  if (orderId === undefined) return; // Not a payment of ours.
+  const dueBy = dispute.evidence_details?.due_by ?? null;
+  await deps.orders.disputeChanged(
+    {
+      dispute_id: dispute.id,
+      order_id: orderId,
+      payment_intent_id: intentId,
+      status: dispute.status,
+      reason: dispute.reason,
+      amount: dispute.amount,
+      currency: dispute.currency.toUpperCase(),
+      evidence_due_by: dueBy === null ? null : new Date(dueBy * 1000).toISOString(),
+      created: new Date(dispute.created * 1000).toISOString(),
+    },
+    now,
+  );
+}
+
 export const EVENT_HANDLERS: Partial<Record<Stripe.Event.Type, EventHandler>> = {
   'account.updated': accountUpdated,
   'setup_intent.succeeded': setupIntentSucceeded,
@@ -169,6 +198,11 @@ export const EVENT_HANDLERS: Partial<Record<Stripe.Event.Type, EventHandler>> = 
   'payment_intent.succeeded': paymentIntentChanged,
   'payment_intent.payment_failed': paymentIntentChanged,
   'charge.refunded': chargeRefunded,
+  'charge.dispute.created': disputeChanged,
+  'charge.dispute.updated': disputeChanged,
+  'charge.dispute.funds_withdrawn': disputeChanged,
+  'charge.dispute.funds_reinstated': disputeChanged,
+  'charge.dispute.closed': disputeChanged,
 };
 
 /** The event, if the signature holds under one of the endpoint secrets. */

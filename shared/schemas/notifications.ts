@@ -35,6 +35,10 @@ export const NOTIFICATION_ACTIVITIES = [
   'market_auctionending',
   'market_paymentdue',
   'market_payoutsent',
+  // The buyer's bank disputed an order's payment (to its seller and to support), and its outcome.
+  'market_disputeopened',
+  'market_disputewon',
+  'market_disputelost',
 ] as const;
 export type NotificationActivity = (typeof NOTIFICATION_ACTIVITIES)[number];
 export const notificationActivitySchema = z.enum(NOTIFICATION_ACTIVITIES);
@@ -64,6 +68,9 @@ export const EMAILED_ACTIVITIES: Readonly<Partial<Record<NotificationActivity, E
   market_orderpaid: 'orders',
   market_paymentdue: 'orders',
   market_payoutsent: 'orders',
+  market_disputeopened: 'orders',
+  market_disputewon: 'orders',
+  market_disputelost: 'orders',
   market_auction_win: 'auctions',
   market_auction_substitute: 'auctions',
   market_auction_notwin: 'auctions',

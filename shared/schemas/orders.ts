@@ -218,7 +218,8 @@ export const TRANSFER_PARTIES = ['seller', 'creator', 'beneficiary'] as const;
  * `reversal_failed`: the share was paid out and Stripe refused to take it back (the account's
  * balance could not cover it); the account owes it, and it is kept back from its next payouts.
  * `blocked`: Stripe refused to pay the share out (its charge refunded in part meanwhile, an account
- * that cannot receive it); support looks into it.
+ * that cannot receive it); support looks into it. `frozen`: not paid out while the buyer's bank
+ * disputes the payment (released if the dispute is won, never if it is lost).
  */
 export const TRANSFER_STATES = [
   'held',
@@ -227,6 +228,7 @@ export const TRANSFER_STATES = [
   'waiting_account',
   'reversal_failed',
   'blocked',
+  'frozen',
 ] as const;
 
 export const orderTransferSchema = z.object({
@@ -255,6 +257,28 @@ export const orderPaymentSchema = z.object({
    */
   extra: z.boolean(),
 });
+
+/**
+ * A dispute of the order's payment opened by the buyer's bank (a chargeback): `open` until the
+ * bank decides, then `won` (the money stays) or `lost` (the bank took it back: the order is
+ * cancelled). `stripe_status` is Stripe's own (needs_response, under_review, won, lost…).
+ */
+export const DISPUTE_STATUSES = ['open', 'won', 'lost'] as const;
+
+export const orderDisputeSchema = z.object({
+  id: z.string(),
+  status: z.enum(DISPUTE_STATUSES),
+  stripe_status: z.string(),
+  /** The bank's reason (fraudulent, product_not_received, …). */
+  reason: z.string(),
+  amount: moneyAmount,
+  currency,
+  /** Stripe's deadline for the evidence (ISO), while the dispute needs a response. */
+  evidence_due_by: z.string().nullable(),
+  opened_at: z.string(),
+  closed_at: z.string().nullable(),
+});
+export type OrderDispute = z.infer<typeof orderDisputeSchema>;
 
 export const orderEventSchema = z.object({
   status: z.enum(ORDER_STATUSES),
@@ -317,6 +341,8 @@ export const orderSchema = z.object({
   /** The booking's end (accepted, payment_intent_created): the copies are the buyer's until then. */
   booking_expires_at: z.string(),
   cancel_reason: z.string().nullable(),
+  /** The dispute of the order's payment, if the buyer's bank opened one. */
+  dispute: orderDisputeSchema.nullable(),
   /** Why the last payment did not go through (an error code), or null. */
   payment_error: z.string().nullable(),
   timeline: z.array(orderEventSchema),
@@ -393,3 +419,47 @@ export const walletActivityPageSchema = z.object({
 });
 
 export const orderPathSchema = z.object({ id: z.string().min(1).max(64), orderId: orderIdSchema });
+
+/**
+ * `GET /api/admin/money` (support): what needs a person about money — open disputes (soonest
+ * evidence deadline first), accounts that owe the platform (refused reversals, what was kept back
+ * since), and what reconciliation with Stripe found (refused payouts included).
+ */
+export const moneyOverviewSchema = z.object({
+  disputes: z.array(
+    z.object({
+      order_id: z.string(),
+      item_title: z.string(),
+      seller: party,
+      buyer: party,
+      dispute: orderDisputeSchema,
+    }),
+  ),
+  owed: z.array(
+    z.object({
+      user_id: z.string(),
+      nick: z.string().nullable(),
+      currency,
+      amount: moneyAmount,
+      lines: z.array(
+        z.object({
+          ref: z.string(),
+          order_id: z.string(),
+          amount: moneyAmount,
+          at: z.string(),
+          reason: z.string(),
+        }),
+      ),
+    }),
+  ),
+  findings: z.array(
+    z.object({
+      order_id: z.string(),
+      ref: z.string(),
+      code: z.string(),
+      detail: z.string(),
+      found_at: z.string(),
+    }),
+  ),
+});
+export type MoneyOverview = z.infer<typeof moneyOverviewSchema>;
