@@ -71,7 +71,7 @@ describe('onboarding status of a check (spec 001 §4)', () => {
 
 describe('the check of a connected account', () => {
   const account: ConnectedAccountState = {
-    charges_enabled: true,
+    capabilities: { transfers: 'active' },
     payouts_enabled: true,
     details_submitted: true,
     requirements: { currently_due: [], pending_verification: [] },
@@ -79,7 +79,8 @@ describe('the check of a connected account', () => {
 
   it.each<[string, ConnectedAccountState, boolean]>([
     ['enabled, submitted, nothing due', account, true],
-    ['charges not enabled', { ...account, charges_enabled: false }, false],
+    ['transfers not active', { ...account, capabilities: { transfers: 'inactive' } }, false],
+    ['no capabilities known', { ...account, capabilities: null }, false],
     ['payouts not enabled', { ...account, payouts_enabled: false }, false],
     ['not submitted', { ...account, details_submitted: false }, false],
     [

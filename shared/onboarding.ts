@@ -26,8 +26,12 @@ export interface MinterCheck {
 
 /** The fields of a Stripe account the check reads (`Stripe.Account`). */
 export interface ConnectedAccountState {
-  charges_enabled: boolean;
   payouts_enabled: boolean;
+  /**
+   * The account's capabilities: the marketplace needs only `transfers` (separate charges and
+   * transfers: the platform takes every payment, sellers only receive their shares).
+   */
+  capabilities?: { transfers?: string | null } | null;
   details_submitted: boolean;
   requirements?: {
     currently_due?: string[] | null;
@@ -36,8 +40,8 @@ export interface ConnectedAccountState {
 }
 
 /**
- * The check of an account: completed once Stripe lets it take payments and pay out, with its
- * details submitted and nothing due.
+ * The check of an account: completed once Stripe lets it receive transfers and pay them out, with
+ * its details submitted and nothing due. It never takes payments itself (no `card_payments`).
  */
 export function minterCheckOf(account: ConnectedAccountState): MinterCheck {
   const currentlyDue = account.requirements?.currently_due ?? [];
@@ -45,7 +49,7 @@ export function minterCheckOf(account: ConnectedAccountState): MinterCheck {
   return {
     minter_completed:
       account.details_submitted &&
-      account.charges_enabled &&
+      account.capabilities?.transfers === 'active' &&
       account.payouts_enabled &&
       currentlyDue.length === 0,
     details_submitted: account.details_submitted,

@@ -38,6 +38,7 @@ export function notificationSentence(notification: Notification): string {
   const sentences: Record<NotificationActivity, string> = {
     minter_pending: 'Stripe is checking your seller account. We will tell you when you can sell.',
     minter_completed: 'Your seller account is active: you can list your items now.',
+    minter_payoutfailed: `Stripe could not pay${amount} out to your bank: check your bank details in your Stripe dashboard.`,
     update_order: `Your order of ${item} was updated.`,
     asset_transfer: `${item} was transferred to you.`,
     market_bidcreated: `A new bid was placed on ${item}${amount}.`,

@@ -3,7 +3,9 @@ import { gatewayFetch, twin, useTwinEnv } from '../../infra/local/test/twin-cont
 import {
   clearFaults,
   closeDispute,
+  deauthorize,
   dropWebhooks,
+  emitEvent,
   holdWebhooks,
   injectFault,
   openDispute,
@@ -802,5 +804,81 @@ describe("disputes: the buyer's bank takes the payment back", () => {
     expect(
       made.reduce((sum, transfer) => sum + transfer.amount - (transfer.amount_reversed ?? 0), 0),
     ).toBe((share?.amount ?? 0) - (share?.netted ?? 0));
+  });
+});
+
+describe("Stripe's other events: a failed bank payout, a disconnected account, a delayed payment", () => {
+  it("a payout to the seller's bank fails: the seller is told to check their bank details", async (context) => {
+    if (!hasCognito()) return context.skip();
+    const account = (await paymentsDeps().repo.getRecord(seller.id))?.stripe_account_id as string;
+    const offering = await listed('Paid to a closed bank', 1_200);
+    const order = await book(buyer, offering.id);
+    await pay(buyer, order.id);
+    await releaseHeld(order.id);
+    await until(
+      async () => (await orderOf(seller, order.id)).transfers,
+      (transfers) => transfers.some((transfer) => transfer.state === 'paid'),
+    );
+    const [payout] = await payOutAccount(stripeUrl(), account, { fail: 'account_closed' });
+    const notices = await until(
+      async () =>
+        (
+          await call<{ notifications: { activity: string; payload: { status?: string } }[] }>(
+            'GET',
+            `/api/notifications/${seller.id}`,
+            { token: seller.accessToken },
+          )
+        ).json.data.notifications,
+      (list) => list.some((notice) => notice.activity === 'minter_payoutfailed'),
+    );
+    expect(notices.find((notice) => notice.activity === 'minter_payoutfailed')).toMatchObject({
+      payload: { status: 'account_closed' },
+    });
+    expect(payout?.status).toBe('failed');
+  });
+
+  it('a seller disconnects their account: it is forgotten, and they are no longer a seller', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const leaving = await newUser(RUN);
+    await onboardSeller(leaving);
+    const account = (await paymentsDeps().repo.getRecord(leaving.id))?.stripe_account_id as string;
+    await deauthorize(stripeUrl(), account);
+    await until(
+      () => paymentsDeps().repo.getRecord(leaving.id),
+      (record) => record?.stripe_account_id === undefined,
+    );
+    const profile = await until(
+      async () =>
+        (
+          await call<{ onboarding_status: string | null; is_seller: boolean }>(
+            'GET',
+            `/api/users/${leaving.id}/user-profile`,
+            { token: leaving.accessToken },
+          )
+        ).json.data,
+      (current) => current.is_seller === false,
+    );
+    expect(profile).toMatchObject({ onboarding_status: 'become_minter', is_seller: false });
+  });
+
+  it('a Checkout payment that completes later (async_payment_succeeded) pays the order', async (context) => {
+    if (!hasCognito()) return context.skip();
+    const offering = await listed('Delayed payment', 1_300);
+    const order = await book(buyer, offering.id);
+    const page = await call<CheckoutSession>('POST', '/api/payment-gateway/checkout/create', {
+      token: buyer.accessToken,
+      body: { order_id: order.id },
+    });
+    // Its first events never arrive; the delayed method's own event does.
+    await holdWebhooks(stripeUrl(), order.id);
+    await enterCard(page.json.data.url, '4242424242424242');
+    await dropWebhooks(stripeUrl(), order.id);
+    await emitEvent(
+      stripeUrl(),
+      'checkout.session.async_payment_succeeded',
+      page.json.data.session_id,
+    );
+    const paid = await waitOrder(buyer, order.id, (current) => current.status === 'fulfilled');
+    expect(paid.paid).toBe(1_300);
   });
 });

@@ -172,7 +172,9 @@ export async function beginOnboarding(
         country,
         email: user.email,
         business_type: user.user_option,
-        capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+        // Only transfers: the platform takes every payment (separate charges and transfers) and
+        // sellers only receive their shares, so they never need card_payments.
+        capabilities: { transfers: { requested: true } },
         metadata: { user_id: input.userId },
       },
       { idempotencyKey: `onboarding-begin:${input.userId}:${country}` },

@@ -4,6 +4,7 @@
  * | pattern                                              | key                                      | index |
  * |------------------------------------------------------|------------------------------------------|-------|
  * | a user's Stripe references (account, customer)        | pk = USER#<id>, sk = STRIPE              | table |
+ * | the user of a connected account (its events)          | pk = STRIPE_ACCOUNT#<acct_…>, sk = OWNER | table |
  * | a webhook event received, handled or being handled    | pk = STRIPE_EVENT#<evt_…>, sk = EVENT    | table |
  * | events received and not handled yet, oldest first     | gsi5pk = STRIPE_EVENTS#PENDING, gsi5sk < <received_at> | gsi5 |
  * | reconciliation's cursor (unix seconds)                | pk = RECONCILE, sk = CURSOR              | table |
@@ -46,4 +47,11 @@ export const FINDING_PREFIX = 'FINDING#';
 /** A finding, once per Stripe object and kind of disagreement. */
 export function findingKey(ref: string, code: string): { pk: string; sk: string } {
   return { pk: 'RECONCILE', sk: `${FINDING_PREFIX}${ref}#${code}` };
+}
+
+export const ACCOUNT_OWNER_TYPE = 'stripe_account_owner';
+
+/** Whose a connected account is (a deauthorized account can no longer be read from Stripe). */
+export function accountOwnerKey(accountId: string): { pk: string; sk: string } {
+  return { pk: `STRIPE_ACCOUNT#${accountId}`, sk: 'OWNER' };
 }

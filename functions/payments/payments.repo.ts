@@ -11,6 +11,8 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { isConditionalCheckFailed } from '../core/dynamo';
 import type { MoneyFinding } from './reconcile';
 import {
+  ACCOUNT_OWNER_TYPE,
+  accountOwnerKey,
   FINDING_PREFIX,
   FINDING_TYPE,
   findingKey,
@@ -48,6 +50,10 @@ export interface PaymentsRepo {
   keepAccount(userId: string, accountId: string, country: string, now: Date): Promise<string>;
   /** Keeps `customerId` as the user's customer unless one is kept already; answers the one kept. */
   keepCustomer(userId: string, customerId: string, now: Date): Promise<string>;
+  /** The user whose connected account it is (kept with the account), if known. */
+  userOfAccount(accountId: string): Promise<string | undefined>;
+  /** Forgets the user's connected account (deauthorized): a new onboarding opens a new one. */
+  forgetAccount(userId: string, accountId: string, now: Date): Promise<void>;
   /**
    * Keeps a verified event as `received` (its JSON, in the pending index) unless it is kept
    * already: `new`, or `known` (a redelivery, whatever became of the first).
@@ -155,8 +161,48 @@ export function createPaymentsRepo(deps: {
   return {
     getRecord,
 
-    keepAccount: (userId, accountId, country, now) =>
-      keepOnce(userId, 'stripe_account_id', accountId, { account_country: country }, now),
+    async keepAccount(userId, accountId, country, now) {
+      const kept = await keepOnce(
+        userId,
+        'stripe_account_id',
+        accountId,
+        { account_country: country },
+        now,
+      );
+      if (kept === accountId) {
+        await doc.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...accountOwnerKey(accountId), type: ACCOUNT_OWNER_TYPE, user_id: userId },
+          }),
+        );
+      }
+      return kept;
+    },
+
+    async userOfAccount(accountId) {
+      const found = await doc.send(
+        new GetCommand({ TableName: tableName, Key: accountOwnerKey(accountId) }),
+      );
+      const userId = (found.Item as { user_id?: string } | undefined)?.user_id;
+      return typeof userId === 'string' ? userId : undefined;
+    },
+
+    async forgetAccount(userId, accountId, now) {
+      await doc
+        .send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: paymentsKey(userId),
+            UpdateExpression: 'REMOVE stripe_account_id, account_country SET updated_at = :now',
+            ConditionExpression: 'stripe_account_id = :account',
+            ExpressionAttributeValues: { ':account': accountId, ':now': now.toISOString() },
+          }),
+        )
+        .catch((error: unknown) => {
+          if (!isConditionalCheckFailed(error)) throw error;
+        });
+    },
 
     keepCustomer: (userId, customerId, now) => keepOnce(userId, 'customer_id', customerId, {}, now),
 

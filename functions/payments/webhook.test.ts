@@ -33,6 +33,8 @@ function fakeRepo(): PaymentsRepo & { events: Map<string, KeptEvent> } {
     getRecord: async (userId) => records.get(userId),
     keepAccount: async (_u, accountId) => accountId,
     keepCustomer: async (_u, customerId) => customerId,
+    userOfAccount: async (accountId) => (accountId === 'acct_1' ? 'u1' : undefined),
+    forgetAccount: async () => undefined,
     async receiveEvent(event, now) {
       if (events.has(event.id)) return 'known';
       events.set(event.id, {
@@ -87,7 +89,7 @@ function setup(options: { failFirst?: boolean } = {}) {
           id,
           metadata: { user_id: 'u1' },
           details_submitted: true,
-          charges_enabled: true,
+          capabilities: { transfers: 'active' },
           payouts_enabled: true,
           requirements: { currently_due: [], pending_verification: [] },
         };

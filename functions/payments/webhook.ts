@@ -6,7 +6,7 @@ import { settleDefault } from './cards';
 import { syncOnboarding } from './onboarding';
 import type { PaymentsDeps } from './payments';
 import { keptEventOf } from './payments.repo';
-import { isMissing, viaStripe } from './payments.stripe';
+import { isMissing, isStripeError, viaStripe } from './payments.stripe';
 
 /**
  * Stripe's webhook (POST /api/payment-gateway/webhook), the only caller of event handling:
@@ -189,6 +189,103 @@ async function disputeChanged(deps: PaymentsDeps, event: Stripe.Event, now: Date
   );
 }
 
+/**
+ * The user whose connected account `accountId` is: kept with the account when it was opened (an
+ * account opened before that: its metadata, while Stripe still lets us read it), checked against
+ * the user's record.
+ */
+async function accountUser(
+  deps: PaymentsDeps,
+  stripe: Stripe,
+  accountId: string,
+): Promise<string | undefined> {
+  let userId = await deps.repo.userOfAccount(accountId);
+  if (userId === undefined) {
+    try {
+      userId = userIdOf(await stripe.accounts.retrieve(accountId));
+    } catch (error) {
+      // Gone, or no longer ours to read (deauthorized): nobody to act for.
+      if (isMissing(error) || (isStripeError(error) && error.statusCode === 403)) return undefined;
+      throw error;
+    }
+  }
+  if (userId === undefined) return undefined;
+  return (await deps.repo.getRecord(userId))?.stripe_account_id === accountId ? userId : undefined;
+}
+
+/**
+ * payout.failed (a connected account's event): Stripe could not pay the seller's balance out to
+ * their bank (the money is back in their balance). The seller is told to check their bank details
+ * in their Stripe dashboard (once per payout), and their onboarding status is read again (Stripe
+ * usually asks for a new bank account).
+ */
+async function payoutFailed(deps: PaymentsDeps, event: Stripe.Event): Promise<void> {
+  const accountId = event.account;
+  if (accountId === undefined) return;
+  const stripe = await deps.stripe();
+  const payout = await stripe.payouts.retrieve(
+    (event.data.object as Stripe.Payout).id,
+    {},
+    { stripeAccount: accountId },
+  );
+  if (payout.status !== 'failed') return;
+  const userId = await accountUser(deps, stripe, accountId);
+  if (userId === undefined) return;
+  logger.warn('a seller payout to their bank failed', {
+    userId,
+    payout: payout.id,
+    failureCode: payout.failure_code,
+  });
+  await deps.notify({
+    to: userId,
+    activity: 'minter_payoutfailed',
+    eventKey: `payout-failed:${payout.id}`,
+    payload: {
+      amount: { amount: payout.amount, currency: payout.currency.toUpperCase() },
+      status: payout.failure_code ?? 'failed',
+    },
+  });
+  await syncOnboarding(deps, userId, await stripe.accounts.retrieve(accountId));
+}
+
+/**
+ * account.application.deauthorized: the seller disconnected their account from the platform. It
+ * cannot receive transfers any more: the account is forgotten (the user becomes a seller again by
+ * onboarding anew), and their shares wait for a new account (`waiting_account`).
+ */
+async function accountDeauthorized(
+  deps: PaymentsDeps,
+  event: Stripe.Event,
+  now: Date,
+): Promise<void> {
+  const accountId = event.account;
+  if (accountId === undefined) return;
+  const userId = await accountUser(deps, await deps.stripe(), accountId);
+  if (userId === undefined) return;
+  await deps.repo.forgetAccount(userId, accountId, now);
+  const { changed } = await deps.sellers.setSellerStatus(userId, {
+    onboarding_status: 'become_minter',
+    is_seller: false,
+  });
+  if (changed)
+    await deps.publish(userId, { type: 'stripe.updated', onboarding_status: 'become_minter' });
+  logger.warn('a seller disconnected their Stripe account', { userId, account: accountId });
+}
+
+/** checkout.session.async_payment_*: a delayed payment of a Checkout page ended (its intent decides). */
+async function checkoutAsyncPayment(
+  deps: PaymentsDeps,
+  event: Stripe.Event,
+  now: Date,
+): Promise<void> {
+  const session = event.data.object as Stripe.Checkout.Session;
+  if (session.mode !== 'payment' || session.metadata?.order_id === undefined) return;
+  const stripe = await deps.stripe();
+  const current = await stripe.checkout.sessions.retrieve(session.id);
+  const intentId = idOf(current.payment_intent as string | { id: string } | null);
+  if (intentId !== null) await deps.orders.paymentIntentChanged(intentId, now);
+}
+
 export const EVENT_HANDLERS: Partial<Record<Stripe.Event.Type, EventHandler>> = {
   'account.updated': accountUpdated,
   'setup_intent.succeeded': setupIntentSucceeded,
@@ -203,6 +300,10 @@ export const EVENT_HANDLERS: Partial<Record<Stripe.Event.Type, EventHandler>> = 
   'charge.dispute.funds_withdrawn': disputeChanged,
   'charge.dispute.funds_reinstated': disputeChanged,
   'charge.dispute.closed': disputeChanged,
+  'checkout.session.async_payment_succeeded': checkoutAsyncPayment,
+  'checkout.session.async_payment_failed': checkoutAsyncPayment,
+  'payout.failed': payoutFailed,
+  'account.application.deauthorized': accountDeauthorized,
 };
 
 /** The event, if the signature holds under one of the endpoint secrets. */

@@ -206,13 +206,15 @@ async function onboardDemoSeller(
   const keptId = kept.Item?.stripe_account_id as string | undefined;
   if (keptId !== undefined) {
     const account = await stripe.accounts.retrieve(keptId).catch(() => undefined);
-    if (account?.charges_enabled === true && account.metadata?.user_id === userId) return keptId;
+    if (account?.capabilities?.transfers === 'active' && account.metadata?.user_id === userId) {
+      return keptId;
+    }
   }
   const account = await stripe.accounts.create({
     type: 'express',
     country: DEMO_COUNTRY,
     email,
-    capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+    capabilities: { transfers: { requested: true } },
     metadata: { user_id: userId },
   });
   const link = await stripe.accountLinks.create({

@@ -13,6 +13,8 @@ export const NOTIFICATION_ACTIVITIES = [
   // Seller onboarding (001 §4): pending while Stripe checks, completed when the seller can sell.
   'minter_pending',
   'minter_completed',
+  // Stripe could not pay the seller's balance out to their bank (payout.failed).
+  'minter_payoutfailed',
   // An order of the user changed (status, shipping).
   'update_order',
   // A copy was transferred to the user.
@@ -65,6 +67,7 @@ export const emailGroupSchema = z.enum(EMAIL_GROUPS);
  * kind is in-app only.
  */
 export const EMAILED_ACTIVITIES: Readonly<Partial<Record<NotificationActivity, EmailGroup>>> = {
+  minter_payoutfailed: 'orders',
   market_orderpaid: 'orders',
   market_paymentdue: 'orders',
   market_payoutsent: 'orders',

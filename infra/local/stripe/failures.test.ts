@@ -376,7 +376,11 @@ describe('connected accounts’ balances: payouts, and a transfer reversal Strip
     // The money is back: the reversal goes through now.
     expect((await stripe.transfers.createReversal(transfer.id)).amount).toBe(1200);
 
-    const fresh = await stripe.accounts.create({ type: 'express', country: 'ES' });
+    const fresh = await stripe.accounts.create({
+      type: 'express',
+      country: 'ES',
+      capabilities: { transfers: { requested: true } },
+    });
     await expect(payOutAccount(twin.url, fresh.id)).rejects.toThrow(/Payouts are not enabled/);
   });
 });

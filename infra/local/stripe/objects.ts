@@ -95,8 +95,17 @@ function requirements(currentlyDue: readonly string[], pending: readonly string[
 export type OnboardingState = 'new' | 'documents_due' | 'pending_verification' | 'complete';
 
 /** An Express account as `POST /v1/accounts {type: express}` creates it. */
+/** The capabilities an Express account can be asked for (the ones the twin knows). */
+export type RequestedCapability = 'card_payments' | 'transfers';
+
 export function newAccount(
-  input: { country: string; email: string | null; metadata: Record<string, string> },
+  input: {
+    country: string;
+    email: string | null;
+    metadata: Record<string, string>;
+    /** As Stripe, the account has the capabilities asked for at creation, inactive until onboarded. */
+    capabilities: readonly RequestedCapability[];
+  },
   now: Date,
 ): Stripe.Account {
   const id = stripeId('acct', 16);
@@ -117,7 +126,9 @@ export function newAccount(
       url: null,
     },
     business_type: null,
-    capabilities: { card_payments: 'inactive' as const, transfers: 'inactive' as const },
+    capabilities: Object.fromEntries(
+      input.capabilities.map((capability) => [capability, 'inactive' as const]),
+    ),
     charges_enabled: false,
     controller: {
       fees: { payer: 'application' as const },
@@ -210,9 +221,13 @@ export function onboarded(
       return {
         ...base,
         details_submitted: true,
-        charges_enabled: true,
+        // Payments only for an account that asked for card_payments (a transfers-only one never
+        // takes them: separate charges and transfers).
+        charges_enabled: account.capabilities?.card_payments !== undefined,
         payouts_enabled: true,
-        capabilities: { card_payments: 'active', transfers: 'active' },
+        capabilities: Object.fromEntries(
+          Object.keys(account.capabilities ?? {}).map((capability) => [capability, 'active']),
+        ),
         requirements: requirements([]),
       } as Stripe.Account;
   }

@@ -389,8 +389,24 @@ export async function startStripeTwin(options: StripeTwinOptions = {}): Promise<
             param: 'country',
           });
         }
+        const asked = (params.capabilities ?? {}) as Params;
+        const capabilities = (['card_payments', 'transfers'] as const).filter(
+          (capability) => str((asked[capability] ?? {}) as Params, 'requested') === 'true',
+        );
+        if (capabilities.length === 0) {
+          throw invalid(
+            'capabilities',
+            'An Express account needs at least one capability requested (transfers, card_payments).',
+            'parameter_missing',
+          );
+        }
         const account = newAccount(
-          { country, email: str(params, 'email') ?? null, metadata: metadata(params) },
+          {
+            country,
+            email: str(params, 'email') ?? null,
+            metadata: metadata(params),
+            capabilities,
+          },
           now(),
         );
         state.accounts[account.id] = account;

@@ -31,7 +31,11 @@ export async function onboardOnPage(stripe: Stripe, accountId: string, choice: s
 
 /** An Express account (in `country`) whose onboarding is complete: it can receive transfers. */
 export async function onboardedAccount(stripe: Stripe, country = 'ES'): Promise<string> {
-  const account = await stripe.accounts.create({ type: 'express', country });
+  const account = await stripe.accounts.create({
+    type: 'express',
+    country,
+    capabilities: { transfers: { requested: true } },
+  });
   const { submitted } = await onboardOnPage(stripe, account.id, 'complete');
   if (submitted.status !== 303) throw new Error(`onboarding answered ${submitted.status}`);
   return account.id;
