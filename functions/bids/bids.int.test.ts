@@ -554,7 +554,7 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
     180_000,
   );
 
-  it('20 bidders rebidding against each other: rebids that write the lot alone, bidders pushed out and coming back; nothing lost, the entries and the log agree with the lot', async () => {
+  it('20 bidders rebidding against each other: rebids (the lot alone, or decided in its queue), bidders pushed out and coming back; nothing lost, the entries and the log agree with the lot', async () => {
     if (!hasCognito()) return;
     const offering = await auction(1);
     const bidders = Array.from({ length: 20 }, (_, index) =>
@@ -633,11 +633,16 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
       byBidder(whole.book),
     );
     for (const entry of entries) expect(entry.lot_version ?? 0).toBeLessThanOrEqual(lot.version);
-    // Both paths ran: rebids that did not write their entry (fewer entry writes than bids), and
-    // entries written again (a bidder left out, or coming back).
+    // Entries written again (a bidder left out, coming back, or decided in the hot lot's queue,
+    // which writes each entry with the lot). A rebid that wrote the lot alone left its entry to
+    // the stream (fewer entry writes than bids); on a lot this hot most go through the queue, so
+    // that path is counted, not required (the gateway's test above makes it happen).
     const bidsOf = new Map<string, number>();
     for (const id of accepted) bidsOf.set(id, (bidsOf.get(id) ?? 0) + 1);
-    expect(entries.some((entry) => entry.version < (bidsOf.get(entry.bidder_id) ?? 0))).toBe(true);
     expect(entries.some((entry) => entry.version > 1)).toBe(true);
+    const alone = entries.filter((entry) => entry.version < (bidsOf.get(entry.bidder_id) ?? 0));
+    console.info(
+      `20 bidders: ${accepted.length} bids accepted, ${alone.length} bidders with a rebid that wrote the lot alone`,
+    );
   }, 180_000);
 });

@@ -239,6 +239,10 @@ export interface BidsRepo {
    * (ReturnValuesOnConditionCheckFailure), so the caller can retry without reading it again.
    * `markStale`: the change left the offering's counters lagging behind a lot that had them
    * current, and the lot joins the sweeper's list of those (its marker, in the same write).
+   * A bid's write is refused while changes wait in the lot's queue (it goes behind them). With
+   * `decided` (queued changes and their outcomes), the write decides the queue: each outcome is
+   * written on its change, still undecided, and the lot is updated but for its queue count
+   * (changes queued meanwhile keep counting), conditioned on its version alone.
    */
   commit(
     lot: LotRecord,
@@ -258,12 +262,14 @@ export interface BidsRepo {
    */
   enqueue(offeringId: string, change: QueuedChange): Promise<number | undefined>;
   /**
-   * The lot's queued changes not decided yet, in queue order, up to `limit` (consistent);
+   * The lot's queued changes not decided yet, in queue order, up to `limit` (consistent), those
+   * after the ticket `after` only if given (a writer going on past the batch it decided);
    * `complete`: none left after them.
    */
   queuedChanges(
     offeringId: string,
     limit: number,
+    after?: string,
   ): Promise<{ changes: QueuedChange[]; complete: boolean }>;
   /**
    * Where the lot's undecided queued changes stand, up to `limit`, in queue order: their tickets
@@ -275,13 +281,15 @@ export interface BidsRepo {
   /**
    * Outcomes of queued changes decided on the lot as it stood at `version`, that change nothing of
    * it (every one refused or expired): written on their items, each only if still undecided, with
-   * the lot's count of decided changes (`dequeued`), while the lot is at that version. False when
-   * one was decided or withdrawn meanwhile, or the lot moved on (nothing written).
+   * the lot's count of decided changes (`dequeued`), while the lot is at that version; `drained`:
+   * the queue count the lot had when these were all it held. False when one was decided or
+   * withdrawn meanwhile, or the lot moved on (nothing written).
    */
   decideQueued(
     offeringId: string,
     decided: readonly { ticket: string; outcome: QueuedOutcome }[],
     version: number,
+    drained?: number,
   ): Promise<boolean>;
   /** Takes an undecided change out of the queue (its caller gives up); false once decided. */
   withdrawQueued(offeringId: string, ticket: string): Promise<boolean>;
@@ -474,6 +482,59 @@ function lotCondition(
       };
 }
 
+/**
+ * A bid's write of the lot: at the version read (0: it must not exist), and only while no change
+ * waits in the lot's queue (a bid never jumps it: the write fails and hands back the lot that says
+ * changes wait). A change queued after the write came later, so the write never loses its count.
+ */
+function bidCondition(expected: number): {
+  ConditionExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+} {
+  return expected === 0
+    ? { ConditionExpression: 'attribute_not_exists(pk)' }
+    : {
+        ConditionExpression:
+          'version = :expected AND (attribute_not_exists(#queued) OR #queued <= #drained)',
+        ExpressionAttributeNames: { '#queued': 'queued', '#drained': 'drained' },
+        ExpressionAttributeValues: { ':expected': expected },
+      };
+}
+
+/**
+ * The write of the lot that decides its queue: every attribute set but the queue's count, which
+ * changes queued meanwhile keep adding to (so it is conditioned on the version alone, and the
+ * enqueuing never makes it lose); the keys lots written long ago carried, removed.
+ */
+function queueWrite(
+  TableName: string,
+  lot: LotRecord,
+  note: LotChangeNote,
+  expected: number,
+): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...lotItem(lot), last: note };
+  const { pk: _pk, sk: _sk, queued: _queued, ...fields } = item;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(fields).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  return {
+    TableName,
+    Key: lotKey(lot.offering_id),
+    UpdateExpression: `SET ${sets.join(', ')} REMOVE gsi3pk, gsi3sk, gsi4pk, gsi4sk, bidders`,
+    ...(expected === 0
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : { ConditionExpression: 'version = :expected' }),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ...values, ...(expected === 0 ? {} : { ':expected': expected }) },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+}
+
 function queuedItem(offeringId: string, change: QueuedChange): Record<string, unknown> {
   return {
     ...queuedKey(offeringId, change.ticket),
@@ -552,7 +613,7 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       const lotPut = {
         TableName,
         Item: { ...lotItem(lot), last: note },
-        ...lotCondition(expected, lot.queued ?? 0),
+        ...bidCondition(expected),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       };
       if (bidders.length === 0 && evicted.length === 0 && !markStale && decided.length === 0) {
@@ -571,7 +632,9 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
         }
       }
       const items: TransactItem[] = [
-        { Put: lotPut },
+        decided.length === 0
+          ? { Put: lotPut }
+          : { Update: queueWrite(TableName, lot, note, expected) },
         ...bidders.map((record) => ({
           Put: {
             TableName,
@@ -680,18 +743,27 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       }
     },
 
-    async queuedChanges(offeringId, limit) {
+    async queuedChanges(offeringId, limit, after) {
       const changes: QueuedChange[] = [];
       let start: Record<string, unknown> | undefined;
       do {
         const result = await doc.send(
           new QueryCommand({
             TableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            KeyConditionExpression:
+              after === undefined
+                ? 'pk = :pk AND begins_with(sk, :prefix)'
+                : 'pk = :pk AND sk BETWEEN :after AND :end',
             FilterExpression: 'attribute_not_exists(outcome)',
             ExpressionAttributeValues: {
               ':pk': lotPartitionOf(offeringId),
-              ':prefix': QUEUE_PREFIX,
+              ...(after === undefined
+                ? { ':prefix': QUEUE_PREFIX }
+                : {
+                    ':after': queuedKey(offeringId, after).sk,
+                    // Past every ticket (ULIDs are Crockford base32: digits and capitals).
+                    ':end': `${QUEUE_PREFIX}~`,
+                  }),
             },
             ConsistentRead: true,
             Limit: limit + 1,
@@ -743,7 +815,7 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       return (result.Item.outcome as QueuedOutcome | undefined) ?? null;
     },
 
-    async decideQueued(offeringId, decided, version) {
+    async decideQueued(offeringId, decided, version, drained) {
       if (decided.length === 0) return true;
       try {
         await doc.send(
@@ -758,12 +830,13 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
                       Update: {
                         TableName,
                         Key: lotKey(offeringId),
-                        UpdateExpression: 'ADD dequeued :count REMOVE #last',
+                        UpdateExpression: `ADD dequeued :count${drained === undefined ? '' : ' SET drained = :drained'} REMOVE #last`,
                         ConditionExpression: 'version = :version',
                         ExpressionAttributeNames: { '#last': 'last' },
                         ExpressionAttributeValues: {
                           ':count': decided.length,
                           ':version': version,
+                          ...(drained === undefined ? {} : { ':drained': drained }),
                         },
                       },
                     },

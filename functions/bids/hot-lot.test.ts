@@ -75,8 +75,9 @@ function memoryTable(copies: number, options: { commitLoses?: boolean; hang?: bo
   const stats = { commits: 0, lost: 0, enqueued: 0, withdrawn: 0 };
   const never = new Promise<never>(() => undefined);
   const copy = <T>(value: T): T => structuredClone(value);
-  const lotMatches = (expected: number, queued: number) =>
-    (lot?.version ?? 0) === expected && (lot?.queued ?? 0) === queued;
+  // A bid's write: at its version, no change waiting; a queue's write: at its version alone.
+  const lotMatches = (expected: number, queueWrite: boolean) =>
+    (lot?.version ?? 0) === expected && (queueWrite || (lot?.queued ?? 0) <= (lot?.drained ?? 0));
   const undecided = () =>
     [...queue.values()]
       .filter((entry) => entry.outcome === undefined)
@@ -115,7 +116,7 @@ function memoryTable(copies: number, options: { commitLoses?: boolean; hang?: bo
           conflict: false,
         };
       };
-      if (options.commitLoses || !lotMatches(expected, next.queued ?? 0)) return lost();
+      if (options.commitLoses || !lotMatches(expected, decided.length > 0)) return lost();
       for (const entry of bidders) {
         if ((entries.get(entry.bidder_id)?.version ?? 0) !== entry.version - 1) {
           return {
@@ -132,7 +133,8 @@ function memoryTable(copies: number, options: { commitLoses?: boolean; hang?: bo
           return { written: false, current: undefined, conflict: true };
         }
       }
-      lot = copy(next);
+      // A queue's write leaves the queue's count as changes queued meanwhile made it.
+      lot = decided.length > 0 ? { ...copy(next), queued: lot?.queued ?? 0 } : copy(next);
       for (const entry of bidders) entries.set(entry.bidder_id, copy(entry));
       for (const standing of evicted) {
         const entry = entries.get(standing.bidder_id) as BidderRecord;
@@ -167,9 +169,9 @@ function memoryTable(copies: number, options: { commitLoses?: boolean; hang?: bo
       lot = { ...lot, queued: (lot.queued ?? 0) + 1 };
       return lot.queued;
     },
-    async queuedChanges(_offeringId, limit) {
+    async queuedChanges(_offeringId, limit, after) {
       await tick();
-      const all = undecided();
+      const all = undecided().filter((entry) => after === undefined || entry.change.ticket > after);
       return {
         changes: all.slice(0, limit).map((entry) => copy(entry.change)),
         complete: all.length <= limit,
@@ -187,7 +189,7 @@ function memoryTable(copies: number, options: { commitLoses?: boolean; hang?: bo
       if (item === undefined) return undefined;
       return item.outcome === undefined ? null : copy(item.outcome);
     },
-    async decideQueued(_offeringId, decided, version) {
+    async decideQueued(_offeringId, decided, version, drained) {
       await tick();
       if (options.commitLoses || (lot?.version ?? 0) !== version) return false;
       if (
@@ -197,7 +199,13 @@ function memoryTable(copies: number, options: { commitLoses?: boolean; hang?: bo
       }
       for (const { ticket, outcome } of decided)
         (queue.get(ticket) as Stored).outcome = copy(outcome);
-      if (lot !== undefined) lot = { ...lot, dequeued: (lot.dequeued ?? 0) + decided.length };
+      if (lot !== undefined) {
+        lot = {
+          ...lot,
+          dequeued: (lot.dequeued ?? 0) + decided.length,
+          ...(drained === undefined ? {} : { drained }),
+        };
+      }
       return true;
     },
     async withdrawQueued(_offeringId, ticket) {

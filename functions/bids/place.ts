@@ -58,7 +58,7 @@ import type { BidsDeps } from './ports';
  * Lost races a change takes on the lot at its version before queueing under it (after each, it is
  * decided again on the lot handed back: a refusal answers at once, without queueing).
  */
-const OPTIMISTIC_ATTEMPTS = 2;
+const OPTIMISTIC_ATTEMPTS = 1;
 /**
  * How long before its invocation's end a change stops trying and waiting: the time to take its
  * change out of the queue (or read how it was decided) and answer, even on a loaded machine.
@@ -572,13 +572,23 @@ async function queueChange(
   let number: number | undefined;
   /** The lot's count of decided changes as last read, and since when it has not moved. */
   let progress: { dequeued: number; since: number } | undefined;
-  /** Where the change stood at the last reading of the lot (0: at the head). */
+  /** Where the change stood at the last reading of the lot (0: at the head), and when that was. */
   let ahead = 0;
+  let raw = 0;
+  let lotReadAt = Number.NEGATIVE_INFINITY;
+  let lot: { lot: LotRecord; expected: number } | undefined;
+  // The outcome's answer: the view, or the refusal to throw (not a failure to retry).
+  const answer = (decided: Decided) =>
+    answerQueued(deps, offeringId, change, timing, decided).catch((error: unknown) => {
+      if (error instanceof DomainError) return error;
+      throw error;
+    });
   for (let round = 0; inTime(timing); round += 1) {
+    let answered: AuctionView | DomainError | undefined;
     try {
-      const answered = await bounded(
+      answered = await bounded(
         timing,
-        (async (): Promise<AuctionView | undefined> => {
+        (async (): Promise<AuctionView | DomainError | undefined> => {
           if (!queued) {
             // Idempotent: tried again after a failure, it finds its item (counted again at
             // worst: an extra look at an empty queue).
@@ -586,33 +596,46 @@ async function queueChange(
             queued = true;
           }
           const now = timing.clock();
-          // The lot: its count of decided changes says how far the change is from the head.
-          const lot = await loadLot(deps, offeringId);
-          const dequeued = lot.lot.dequeued ?? 0;
-          if (progress === undefined || progress.dequeued !== dequeued) {
-            progress = { dequeued, since: now };
+          // In the next batch but not near the head, its own change is what it reads; the lot
+          // only now and then.
+          const lotDue = ahead <= HEAD_SLACK || ahead >= QUEUE_BATCH || now - lotReadAt >= 1_000;
+          if (lotDue) {
+            // The lot: its count of decided changes says how far the change is from the head.
+            lot = await loadLot(deps, offeringId);
+            lotReadAt = now;
+            const dequeued = lot.lot.dequeued ?? 0;
+            if (progress === undefined || progress.dequeued !== dequeued) {
+              progress = { dequeued, since: now };
+            }
+            // How many changes wait ahead of it by the counts (below 0: counted ahead of changes
+            // that queued before it, the numbers coming in the order changes counted themselves).
+            raw = number === undefined ? 0 : number - 1 - dequeued;
+            ahead = Math.max(0, raw);
           }
-          ahead = number === undefined ? 0 : Math.max(0, number - 1 - dequeued);
           if (ahead >= QUEUE_BATCH) return undefined;
           if (round > 0) {
             const outcome = await deps.repo.queuedOutcome(offeringId, change.ticket);
             if (outcome === undefined)
               throw busy(new Error('a queued bid left the queue undecided'));
-            if (outcome !== null)
-              return answerQueued(deps, offeringId, change, timing, { outcome });
+            if (outcome !== null) return answer({ outcome });
           }
           // Near the head; or the lot's count has not moved for a while (the deciding caller is
           // gone or slow: the nearest takes over first, the next after longer, in turn).
-          const stalled = now - progress.since >= STALL_MS * (1 + ahead);
-          if (ahead > HEAD_SLACK && !stalled) return undefined;
+          const stalled = progress !== undefined && now - progress.since >= STALL_MS * (1 + ahead);
+          if ((ahead > HEAD_SLACK && !stalled) || lot === undefined || !lotDue) return undefined;
+          if (!stalled && raw !== 0) {
+            // The count says near the head: the queue's first ticket says whether it is (the
+            // numbers come in the order changes counted themselves, the queue in ticket order).
+            const [first] = await deps.repo.queuedTickets(offeringId, 1);
+            if (first !== undefined && first.ticket !== change.ticket) return undefined;
+          }
           const queue = await deps.repo.queuedChanges(offeringId, QUEUE_BATCH);
           if (!queue.changes.some((entry) => entry.ticket === change.ticket)) {
             // Decided meanwhile, or not yet in the first batch after all.
             const outcome = await deps.repo.queuedOutcome(offeringId, change.ticket);
             if (outcome === undefined)
               throw busy(new Error('a queued bid left the queue undecided'));
-            if (outcome !== null)
-              return answerQueued(deps, offeringId, change, timing, { outcome });
+            if (outcome !== null) return answer({ outcome });
             if (!stalled) return undefined;
           }
           const batch = await decideBatch(deps, offeringId, timing, lot, queue);
@@ -621,14 +644,13 @@ async function queueChange(
           if (outcome === undefined) return undefined;
           await helpDrain(deps, offeringId, timing, batch);
           const entry = batch.entries.get(change.bidder_id);
-          return answerQueued(deps, offeringId, change, timing, {
+          return answer({
             outcome,
             ...(batch.lot === undefined ? {} : { lot: batch.lot }),
             ...(entry === undefined ? {} : { entry }),
           });
         })(),
       );
-      if (answered !== undefined) return answered;
     } catch (error) {
       if (error instanceof DomainError) {
         // No lot to decide on (gone, or not an auction): the change leaves the queue first.
@@ -637,33 +659,41 @@ async function queueChange(
       failure = error;
       logger.warn('a queued bid could not reach the lot; trying again', { offeringId, error });
     }
+    if (answered instanceof DomainError) throw answered;
+    if (answered !== undefined) return answered;
     await queuePause(timing, round, ahead);
   }
   return giveUp(deps, offeringId, change, timing, busy(failure), queued);
 }
 
-/** How far from the head a waiting caller still takes the lot to decide the first batch. */
-const HEAD_SLACK = 0;
+/**
+ * A waiting caller whose change is next by the counts takes the lot and decides the first batch;
+ * one this near the head by the counts looks whether its change is the queue's first, and if so,
+ * does too.
+ */
+const HEAD_SLACK = 3;
 /**
  * How long the lot's count of decided changes may stay the same before the caller nearest the head
  * decides the first batch instead (the next one after twice as long, and so on).
  */
 const STALL_MS = 4_000;
 /** How long a caller whose change was decided goes on deciding the batches behind it. */
-const HELP_MS = 4_000;
+const HELP_MS = 10_000;
+/** …and stops with this much of its budget left beyond the margin, to answer its own caller. */
+const HELP_RESERVE_MS = 3_000;
 /** A batch's write on a loaded twin, about: how long a caller further back waits per batch. */
-const BATCH_MS = 400;
+const BATCH_MS = 800;
 
 /**
  * A waiting caller's pause, jittered so the waiting never go in step: at the head a short backoff
- * (its write was lost: try again soon); in the next batch 150 to 300 ms; further back, about the
- * time the batches ahead of it take, at most 2 s.
+ * (its write was lost: try again soon); in the next batch 300 to 450 ms; further back, about the
+ * time the batches ahead of it take, at most 3 s (up to half as long again, at random).
  */
 function queuePause(timing: Timing, round: number, ahead: number): Promise<void> {
   if (ahead <= HEAD_SLACK) return backoff(timing, round, 2);
   const base =
-    ahead < QUEUE_BATCH ? 150 : Math.min(2_000, Math.floor(ahead / QUEUE_BATCH) * BATCH_MS);
-  const wait = base * (1 + Math.random());
+    ahead < QUEUE_BATCH ? 300 : Math.min(3_000, Math.floor(ahead / QUEUE_BATCH) * BATCH_MS);
+  const wait = base * (1 + Math.random() / 2);
   return timing.budget.sleep(
     Math.max(0, Math.min(wait, timing.budget.remainingMs() - ANSWER_MARGIN_MS)),
   );
@@ -717,8 +747,13 @@ async function helpDrain(
   const until = timing.clock() + HELP_MS;
   let last = first;
   try {
-    while (!last.complete && timing.clock() < until && inTime(timing)) {
-      const queue = await deps.repo.queuedChanges(offeringId, QUEUE_BATCH);
+    while (
+      !last.complete &&
+      timing.clock() < until &&
+      timing.budget.remainingMs() > ANSWER_MARGIN_MS + HELP_RESERVE_MS
+    ) {
+      // Past the changes it just decided (their items wait for their callers to take them out).
+      const queue = await deps.repo.queuedChanges(offeringId, QUEUE_BATCH, last.through);
       if (queue.changes.length === 0) return;
       const known =
         last.lot === undefined ? undefined : { lot: last.lot, expected: last.lot.version };
@@ -835,6 +870,8 @@ type Batch =
       entries: Map<string, BidderRecord>;
       /** Nothing was left in the queue behind the batch. */
       complete: boolean;
+      /** The last change it decided, in queue order. */
+      through: string | undefined;
     }
   | { written: false; current: { lot: LotRecord; expected: number } | undefined };
 
@@ -971,10 +1008,24 @@ export async function decideBatch(
   const last = lines.at(-1);
   if (last === undefined) {
     // Nothing accepted: each outcome was decided on the lot as read, which this leaves as it is.
-    if (!(await deps.repo.decideQueued(offeringId, decided, read.expected))) {
+    if (
+      !(await deps.repo.decideQueued(
+        offeringId,
+        decided,
+        read.expected,
+        complete ? (start.queued ?? 0) : undefined,
+      ))
+    ) {
       return { written: false, current: undefined };
     }
-    return { written: true, decided: outcomes, lot: undefined, entries: new Map(), complete };
+    return {
+      written: true,
+      decided: outcomes,
+      lot: undefined,
+      entries: new Map(),
+      complete,
+      through: decided.at(-1)?.ticket,
+    };
   }
   const now = new Date(nowMs);
   const at = now.toISOString();
@@ -1020,6 +1071,7 @@ export async function decideBatch(
     lot: next,
     entries: new Map(bidders.map((entry) => [entry.bidder_id, entry])),
     complete,
+    through: decided.at(-1)?.ticket,
   };
 }
 
