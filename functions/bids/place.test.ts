@@ -3,14 +3,7 @@ import type { ServerMessageDraft, Topic } from '../../shared/realtime/messages';
 import { cancelBid as cancelRule, placeBid as placeRule, standingOf } from '../../shared/auction';
 import type { NotifyInput } from '../notifications/index';
 import type { BookEntry } from '../../shared/auction';
-import type {
-  BidLogLine,
-  BidderRecord,
-  BidsRepo,
-  LotChangeNote,
-  QueuedChange,
-  QueuedOutcome,
-} from './bids.repo';
+import type { BidLogLine, BidderRecord, BidsRepo, LotChangeNote } from './bids.repo';
 import { mergedBook, newLot, type LotRecord } from './lot';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
@@ -74,46 +67,7 @@ function harness() {
   const followUps: FollowUp[] = [];
   const reads = { count: 0, bidders: 0, cards: 0 };
   const entries = new Map<string, BidderRecord>();
-  /** The lot's queue (a hot lot: a bid that lost the race for the lot queues itself). */
-  const queue = new Map<string, { change: QueuedChange; outcome?: QueuedOutcome }>();
-  const undecided = () =>
-    [...queue.values()]
-      .filter((item) => item.outcome === undefined)
-      .sort((a, b) => a.change.ticket.localeCompare(b.change.ticket));
   const repo = {
-    async enqueue(_offeringId: string, change: QueuedChange) {
-      queue.set(change.ticket, { change: structuredClone(change) });
-      if (stored === undefined) return undefined;
-      stored = { ...stored, queued: (stored.queued ?? 0) + 1 };
-      return stored.queued;
-    },
-    async queuedChanges(_offeringId: string, limit: number, after?: string) {
-      const all = undecided().filter((item) => after === undefined || item.change.ticket > after);
-      return {
-        changes: all.slice(0, limit).map((item) => structuredClone(item.change)),
-        complete: all.length <= limit,
-      };
-    },
-    async queuedTickets(_offeringId: string, limit: number) {
-      return undecided()
-        .slice(0, limit)
-        .map(({ change }) => ({ ticket: change.ticket, until: change.until }));
-    },
-    async queuedOutcome(_offeringId: string, ticket: string) {
-      const item = queue.get(ticket);
-      if (item === undefined) return undefined;
-      return item.outcome === undefined ? null : structuredClone(item.outcome);
-    },
-    async dropQueued(_offeringId: string, ticket: string) {
-      queue.delete(ticket);
-    },
-    async getBidders(_offeringId: string, userIds: readonly string[]) {
-      reads.bidders += 1;
-      return userIds.flatMap((userId) => {
-        const entry = entries.get(userId);
-        return entry === undefined ? [] : [structuredClone(entry)];
-      });
-    },
     getLot: async () => {
       reads.count += 1;
       return stored === undefined ? undefined : structuredClone(stored);
@@ -131,11 +85,8 @@ function harness() {
       bidders: readonly BidderRecord[],
       evicted: readonly BookEntry[] = [],
       markStale = false,
-      decided: readonly { ticket: string; outcome: QueuedOutcome }[] = [],
     ) {
-      // A bid's write: at its version, with no change waiting; a queue's write: at its version.
-      const waiting = (stored?.queued ?? 0) > (stored?.drained ?? 0);
-      if ((stored?.version ?? 0) !== expected || (decided.length === 0 && waiting)) {
+      if ((stored?.version ?? 0) !== expected) {
         return { written: false, current: structuredClone(stored), conflict: false };
       }
       for (const entry of bidders) {
@@ -152,14 +103,7 @@ function harness() {
       for (const standing of evicted) {
         if (!entries.has(standing.bidder_id)) throw new Error('an evicted bidder without an entry');
       }
-      stored =
-        decided.length === 0
-          ? structuredClone(lot)
-          : { ...structuredClone(lot), queued: stored?.queued ?? 0 };
-      for (const { ticket, outcome } of decided) {
-        const item = queue.get(ticket);
-        if (item !== undefined) item.outcome = structuredClone(outcome);
-      }
+      stored = structuredClone(lot);
       for (const entry of bidders) entries.set(entry.bidder_id, structuredClone(entry));
       for (const standing of evicted) {
         const entry = entries.get(standing.bidder_id) as BidderRecord;
@@ -173,7 +117,7 @@ function harness() {
       }
       writes.push({ bidders: bidders.length, evicted: evicted.length });
       if (markStale) staleMarks.push(lot.version);
-      log.push(...(note.lines ?? []), note.line);
+      log.push(note.line);
       notes.push(structuredClone(note));
       // The table's stream hands the lot's note to the bidEvents trigger: the entry left to it,
       // then what follows.
@@ -189,11 +133,9 @@ function harness() {
           });
         }
       }
-      const inputs = [...(note.lines ?? []), note.line].map((line) =>
-        followUpOf(lot, line, followNoteSchema.parse(line.follow)),
-      );
-      followUps.push(...inputs);
-      await performFollowUps(deps as unknown as BidsDeps, inputs, NOW);
+      const input = followUpOf(lot, note.line, followNoteSchema.parse(note.line.follow));
+      followUps.push(input);
+      await performFollowUps(deps as unknown as BidsDeps, [input], NOW);
       return { written: true };
     },
   } as unknown as BidsRepo;
@@ -442,7 +384,7 @@ describe("the container's copy of a lot", () => {
     ]);
   });
 
-  it('decides again on the lot DynamoDB hands back when another writer came first, and queues itself under it', async () => {
+  it('decides again on the lot DynamoDB hands back when another writer came first', async () => {
     const h = harness();
     await h.bid(ALICE, 1_000);
     await h.bid(BOB, 1_500);
@@ -451,12 +393,9 @@ describe("the container's copy of a lot", () => {
     const reads = h.reads.count;
     const view = await h.bid(ALICE, 3_000);
     expect(view.mine?.status).toBe('active');
-    // The failed write returned the lot, the rules took the bid on it, and a lost race makes the
-    // lot hot: the bid queued itself and, first in the queue, decided it in its own write (one
-    // read of the lot to write it on). Nothing lost or doubled, the queue empty again.
-    expect(h.reads.count).toBe(reads + 1);
+    // The failed write returned the lot: no read, and nothing lost or doubled.
+    expect(h.reads.count).toBe(reads);
     expect(h.log.map((line) => line.index)).toEqual([0, 1, 2]);
-    expect(h.lot()).toMatchObject({ queued: 1, drained: 1, dequeued: 1 });
   });
 
   it('never refuses on a stale copy: a retraction elsewhere makes a lower bid valid', async () => {
@@ -575,9 +514,8 @@ describe("the container's copy of a lot", () => {
     const bidderReads = h.reads.bidders;
     const view = await h.bid(ALICE, 3_500);
     expect(view.mine?.status).toBe('active');
-    // The lot came back with the failed write; the bid queued itself, and the queue's write read
-    // her entry as it stands (once): nothing lost or doubled.
-    expect(h.reads.bidders).toBe(bidderReads + 1);
+    // Both came back with the failed writes: nothing read, nothing lost or doubled.
+    expect(h.reads.bidders).toBe(bidderReads);
     expect(h.entries.get(ALICE)).toMatchObject({ version: 4, first_at: NOW.toISOString() });
     expect(h.log.map((line) => [line.index, line.bidder_id])).toEqual([
       [0, ALICE],

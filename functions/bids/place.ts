@@ -58,7 +58,7 @@ import type { BidsDeps } from './ports';
  * Lost races a change takes on the lot at its version before queueing under it (after each, it is
  * decided again on the lot handed back: a refusal answers at once, without queueing).
  */
-const OPTIMISTIC_ATTEMPTS = 1;
+const OPTIMISTIC_ATTEMPTS = 2;
 /**
  * How long before its invocation's end a change stops trying and waiting: the time to take its
  * change out of the queue (or read how it was decided) and answer, even on a loaded machine.
