@@ -567,6 +567,7 @@ async function queueChange(
     until: at + timing.budget.remainingMs() - ANSWER_MARGIN_MS,
   };
   let failure: unknown;
+  let tried = false;
   let queued = false;
   /** The change's number in the lot's queue (undefined: not known, look at the queue itself). */
   let number: number | undefined;
@@ -591,7 +592,9 @@ async function queueChange(
         (async (): Promise<AuctionView | DomainError | undefined> => {
           if (!queued) {
             // Idempotent: tried again after a failure, it finds its item (counted again at
-            // worst: an extra look at an empty queue).
+            // worst: an extra look at an empty queue). Once tried, the item may be there: giving
+            // up takes it out.
+            tried = true;
             number = await deps.repo.enqueue(offeringId, change);
             queued = true;
           }
@@ -654,7 +657,7 @@ async function queueChange(
     } catch (error) {
       if (error instanceof DomainError) {
         // No lot to decide on (gone, or not an auction): the change leaves the queue first.
-        return giveUp(deps, offeringId, change, timing, error, queued);
+        return giveUp(deps, offeringId, change, timing, error, tried);
       }
       failure = error;
       logger.warn('a queued bid could not reach the lot; trying again', { offeringId, error });
@@ -663,7 +666,7 @@ async function queueChange(
     if (answered !== undefined) return answered;
     await queuePause(timing, round, ahead);
   }
-  return giveUp(deps, offeringId, change, timing, busy(failure), queued);
+  return giveUp(deps, offeringId, change, timing, busy(failure), tried);
 }
 
 /**
@@ -779,9 +782,10 @@ async function giveUp(
   change: QueuedChange,
   timing: Timing,
   error: DomainError,
-  queued: boolean,
+  /** Queueing was tried (its item may be there). */
+  tried: boolean,
 ): Promise<AuctionView> {
-  if (!queued) throw error;
+  if (!tried) throw error;
   try {
     if (
       await bounded(timing, deps.repo.withdrawQueued(offeringId, change.ticket), GIVE_UP_RESERVE_MS)
