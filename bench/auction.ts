@@ -7,7 +7,7 @@ import { cpus } from 'node:os';
 import WebSocket from 'ws';
 import type { Twin } from '../infra/local/twin';
 import { bidsDeps, createBid } from '../functions/bids/index';
-import { bidInput } from '../functions/bids/testing/lots';
+import { bidBudget, bidInput } from '../functions/bids/testing/lots';
 import { dynamoDocumentClient } from '../functions/core/clients';
 import { readEnv } from '../functions/core/env';
 import { putFinishedItem } from '../functions/items/testing/items';
@@ -166,7 +166,12 @@ export async function benchAuction(twin: Twin, options: AuctionBenchOptions) {
   const deps = bidsDeps();
   const direct = async (bidder: Bidder, amount: number) => {
     try {
-      const view = await createBid(deps, bidInput(bidder.id, hotLot, amount), new Date());
+      const view = await createBid(
+        deps,
+        bidInput(bidder.id, hotLot, amount),
+        new Date(),
+        bidBudget(),
+      );
       return { accepted: true, min: view.minimBid };
     } catch (error) {
       const { code = '', details } = error as {

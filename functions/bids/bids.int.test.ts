@@ -18,10 +18,16 @@ import { ordersDeps } from '../orders/index';
 import { expireBooking, until } from '../orders/testing/market';
 import { bidsDeps } from './bids.deps';
 import { sweepAuctions } from './close';
-import { createBid } from './place';
+import { createBid, type BidInput } from './place';
+import { bidsRoutes } from './bids.routes';
+import { invokeWithin } from '../../infra/local/invocation';
+import { timeoutOf } from '../core/budgets';
+import { invocationBudget } from '../core/clock';
+import { isDomainError } from '../core/errors';
 import type { BidsDeps } from './ports';
 import {
   auctionCast,
+  bidBudget,
   bidInput,
   DEFAULT_CARD,
   listAuction,
@@ -58,6 +64,41 @@ function numbersIn(value: unknown): number[] {
   if (typeof value === 'number') return [value];
   if (value === null || typeof value !== 'object') return [];
   return Object.values(value).flatMap(numbersIn);
+}
+
+/**
+ * A bid through the use case as bid/create's handler runs it: one invocation held to the route's
+ * budget as the twin holds every handler (stopped at its timeout, its later I/O refused), the
+ * use case given the invocation's countdown. Answers the status the gateway would: 201, the
+ * refusal's, or 500 for an invocation stopped at its timeout (or anything unexpected).
+ */
+async function invokeBid(
+  deps: BidsDeps,
+  input: BidInput,
+): Promise<{ status: number; code?: string; ms: number }> {
+  const started = Date.now();
+  try {
+    await invokeWithin(
+      {
+        functionName: 'market-createBid',
+        handler: bidsRoutes.createBid.handler,
+        timeoutSeconds: timeoutOf(bidsRoutes.createBid),
+        region: 'us-east-1',
+      },
+      (context) =>
+        createBid(
+          deps,
+          input,
+          new Date(),
+          invocationBudget(() => context.getRemainingTimeInMillis()),
+        ),
+    );
+    return { status: 201, ms: Date.now() - started };
+  } catch (error) {
+    const ms = Date.now() - started;
+    if (isDomainError(error)) return { status: error.status, code: error.code, ms };
+    return { status: 500, code: String(error), ms };
+  }
 }
 
 const auction = (copies: number, extra: Partial<ListingContract> = {}) =>
@@ -430,25 +471,27 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
       // Launched lowest first, as bids climb on a real hot lot: were the highest bid to land first,
       // the rules would rightly refuse all the others and the race would accept a single write.
       const launch = [...inputs].sort((a, b) => a.bidprice - b.bidprice);
-      const settled = await Promise.allSettled(
-        launch.map((input) => createBid(deps, input, new Date())),
-      );
+      const started = Date.now();
+      const answers = await Promise.all(launch.map((input) => invokeBid(deps, input)));
       const outcomes = inputs.map((input) => {
-        const outcome = settled[launch.indexOf(input)];
-        if (outcome === undefined) throw new Error('a bid without its outcome');
-        return outcome;
+        const answer = answers[launch.indexOf(input)];
+        if (answer === undefined) throw new Error('a bid without its answer');
+        return answer;
       });
-      const accepted = inputs.filter((_, index) => outcomes[index]?.status === 'fulfilled');
-      const refusals = outcomes.flatMap((outcome) =>
-        outcome.status === 'rejected' ? [(outcome.reason as { code?: string }).code] : [],
+      const accepted = inputs.filter((_, index) => outcomes[index]?.status === 201);
+      // Every bid is accepted (201) or refused by a rule (beaten, too low), within its budget:
+      // none is 503 'Error sending bid' (the lot busy), none a 500 (an invocation stopped at its
+      // timeout, or anything unexpected).
+      const rules = ['market.bid.errors.beaten', 'market.bid.errors.too_low'];
+      const other = outcomes.filter(
+        (answer) => answer.status !== 201 && !rules.includes(answer.code ?? ''),
       );
-      // Every refusal is a rule's (beaten, too low): none is "Error sending bid".
-      expect(
-        new Set(refusals).size === 0 ||
-          [...new Set(refusals)].every((code) =>
-            ['market.bid.errors.beaten', 'market.bid.errors.too_low'].includes(code ?? ''),
-          ),
-      ).toBe(true);
+      expect(other).toEqual([]);
+      const slowest = Math.max(...outcomes.map((answer) => answer.ms));
+      console.info(
+        `${copies} copies: 200 bids in ${Date.now() - started} ms, ${accepted.length} accepted, ` +
+          `the slowest answered in ${slowest} ms (budget ${timeoutOf(bidsRoutes.createBid)} s)`,
+      );
       expect(accepted.length).toBeGreaterThan(copies);
 
       // The log lines and the entries of rebids that wrote the lot alone come from the stream.
@@ -511,7 +554,7 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
     180_000,
   );
 
-  it('20 bidders rebidding against each other: rebids that write the lot alone, bidders pushed out and coming back; nothing lost, the entries and the log agree with the lot', async () => {
+  it('20 bidders rebidding against each other: rebids (the lot alone, or decided in its queue), bidders pushed out and coming back; nothing lost, the entries and the log agree with the lot', async () => {
     if (!hasCognito()) return;
     const offering = await auction(1);
     const bidders = Array.from({ length: 20 }, (_, index) =>
@@ -544,6 +587,7 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
               deps,
               bidInput(profile.id, offering.id, amount, { maxbid }),
               new Date(),
+              bidBudget(),
             );
             accepted.push(profile.id);
           } catch (error) {
@@ -589,11 +633,16 @@ describe('200 bidders racing on one lot (issue 13 §3)', () => {
       byBidder(whole.book),
     );
     for (const entry of entries) expect(entry.lot_version ?? 0).toBeLessThanOrEqual(lot.version);
-    // Both paths ran: rebids that did not write their entry (fewer entry writes than bids), and
-    // entries written again (a bidder left out, or coming back).
+    // Entries written again (a bidder left out, coming back, or decided in the hot lot's queue,
+    // which writes each entry with the lot). A rebid that wrote the lot alone left its entry to
+    // the stream (fewer entry writes than bids); on a lot this hot most go through the queue, so
+    // that path is counted, not required (the gateway's test above makes it happen).
     const bidsOf = new Map<string, number>();
     for (const id of accepted) bidsOf.set(id, (bidsOf.get(id) ?? 0) + 1);
-    expect(entries.some((entry) => entry.version < (bidsOf.get(entry.bidder_id) ?? 0))).toBe(true);
     expect(entries.some((entry) => entry.version > 1)).toBe(true);
+    const alone = entries.filter((entry) => entry.version < (bidsOf.get(entry.bidder_id) ?? 0));
+    console.info(
+      `20 bidders: ${accepted.length} bids accepted, ${alone.length} bidders with a rebid that wrote the lot alone`,
+    );
   }, 180_000);
 });

@@ -6,6 +6,7 @@
  * | an auction's lot (its book, phase, offers)           | pk = AUCTION#<offeringId>, sk = LOT                        | table |
  * | an auction's accepted bids and cancellations, in order | pk = AUCTION#<offeringId>, begins_with(sk, 'BID#')        | table |
  * | one bidder's entry in an auction                     | pk = AUCTION#<offeringId>, sk = BIDDER#<userId>            | table |
+ * | a hot lot's queued bids and retractions, in order     | pk = AUCTION#<offeringId>, begins_with(sk, 'QUEUE#')       | table |
  * | a user's auctions, last bid first (My Bids: any)     | gsi1pk = USERBIDS#<userId>, gsi1sk = <at>#<offeringId>     | gsi1  |
  * | … only open or only ended (My Bids: active, closed)  | gsi2pk = USERBIDS#<userId>#<group>, gsi2sk = <at>#<id>     | gsi2  |
  * | lots not closed yet, by end (the sweeper)            | gsi3pk = AUCTIONS#LIVE, gsi3sk = <end_at>#<offeringId>     | gsi3  |
@@ -13,7 +14,9 @@
  *
  * The lot is one record: every bid is a write conditioned on its version (so bids on one lot are
  * applied one at a time, in a total order), alone or in a transaction with the bidders' entries
- * it must write; the log lines follow from the lot's stream.
+ * it must write; the log lines follow from the lot's stream. A bid that loses the race for the
+ * lot queues itself under it (`QUEUE#<ticket>`, a ULID: the queue's order), and whichever writer
+ * takes the lot next decides the queue in its own write (docs/auctions.md, "A hot lot").
  *
  * The two sweeper indexes hold small marker items of the lot's partition (`sk = LIVE`, `sk =
  * STALE`), never the lot itself: each index keeps one partition key value for the whole
@@ -56,6 +59,14 @@ export function liveMarkerKey(offeringId: string): Key {
 /** The lot's place in the sweeper's list of lots whose offering counters lag (gsi4). */
 export function staleMarkerKey(offeringId: string): Key {
   return { pk: lotPartition(offeringId), sk: 'STALE' };
+}
+
+export const QUEUED_TYPE = 'auction_queued';
+export const QUEUE_PREFIX = 'QUEUE#';
+
+/** A queued change of a hot lot (its ticket: a ULID, so the queue reads in order). */
+export function queuedKey(offeringId: string, ticket: string): Key {
+  return { pk: lotPartition(offeringId), sk: `${QUEUE_PREFIX}${ticket}` };
 }
 
 export const BIDDER_PREFIX = 'BIDDER#';

@@ -22,6 +22,9 @@ import type { BidStatus } from '../../shared/schemas/bids';
 import {
   BIDDER_PREFIX,
   BIDDER_TYPE,
+  QUEUED_TYPE,
+  QUEUE_PREFIX,
+  queuedKey,
   BID_LOG_PREFIX,
   BID_LOG_TYPE,
   LIVE_LOTS_PARTITION,
@@ -71,7 +74,13 @@ export interface BidLogLine {
 export interface LotChangeNote {
   /** The lot's version the change wrote: a later write of the lot that is no change carries it on. */
   version: number;
+  /** The change's log line (the last one, when the write decided a queue: `lines` before it). */
   line: BidLogLine;
+  /**
+   * The lines a write that decided the lot's queue accepted before `line`, in order (absent: one
+   * line). The stream carries each out as its own change.
+   */
+  lines?: BidLogLine[];
   /** The bidder's entry to bring up to this change (not written with the lot), else absent. */
   entry?: { bidder_id: string; standing: BookEntry | null; last_at: string };
 }
@@ -99,9 +108,61 @@ export function changesOf(event: DynamoDBStreamEvent): StreamedChange[] {
     const note = raw.last as LotChangeNote | undefined;
     const lot = lotOf(raw);
     if (note === undefined || note.version !== raw.version || lot === undefined) return [];
-    return [{ sequence, note, lot }];
+    // A write that decided a queue carries its lines in order: each is a change of its own.
+    const earlier = (note.lines ?? []).map((line) => ({
+      sequence,
+      note: { version: note.version, line },
+      lot,
+    }));
+    const { lines: _lines, ...last } = note;
+    return [...earlier, { sequence, note: last, lot }];
   });
 }
+
+/**
+ * A bid or retraction that lost the race for a hot lot, queued under it until a writer of the lot
+ * decides it (docs/auctions.md, "A hot lot"): everything the rules need that the lot does not
+ * hold, resolved by its caller (the card checked with Stripe, the address, the nick), so deciding
+ * it costs the writer no call outside the table.
+ */
+export interface QueuedChange {
+  /** Its place in the queue (a ULID: the queue reads in order). */
+  ticket: string;
+  kind: 'bid' | 'cancel';
+  bidder_id: string;
+  /** When the caller sent it (ISO): the rules decide it at that time, as if applied at once. */
+  at: string;
+  /** Epoch ms: the caller stops waiting then (its budget); a writer after it marks it expired. */
+  until: number;
+  /** A bid's terms and what its caller resolved; absent for a retraction. */
+  bid?: {
+    amount: number;
+    max: number | null;
+    quantity: number;
+    currency: string;
+    nick: string;
+    card: CardRef;
+    address: PostalAddress | null;
+  };
+}
+
+/** How a queued change was decided, written on it by the writer that decided it. */
+export type QueuedOutcome =
+  | { status: 'accepted'; version: number }
+  | {
+      status: 'refused';
+      error: {
+        code: string;
+        message: string;
+        details?: Record<string, unknown>;
+        fields?: Record<string, string>;
+      };
+    }
+  /** Its caller's budget ran out before a writer came to it: not applied. */
+  | { status: 'expired' };
+
+/** How long a queued change's item is kept if its caller never takes its outcome (a crash). */
+const QUEUED_TTL_S = 3_600;
 
 /**
  * A bidder's entry in a lot: who bid with which card and where a won item goes, and what My Bids
@@ -178,6 +239,10 @@ export interface BidsRepo {
    * (ReturnValuesOnConditionCheckFailure), so the caller can retry without reading it again.
    * `markStale`: the change left the offering's counters lagging behind a lot that had them
    * current, and the lot joins the sweeper's list of those (its marker, in the same write).
+   * A bid's write is refused while changes wait in the lot's queue (it goes behind them). With
+   * `decided` (queued changes and their outcomes), the write decides the queue: each outcome is
+   * written on its change, still undecided, and the lot is updated but for its queue count
+   * (changes queued meanwhile keep counting), conditioned on its version alone.
    */
   commit(
     lot: LotRecord,
@@ -186,7 +251,52 @@ export interface BidsRepo {
     bidders: readonly BidderRecord[],
     evicted?: readonly BookEntry[],
     markStale?: boolean,
+    decided?: readonly { ticket: string; outcome: QueuedOutcome }[],
   ): Promise<CommitResult>;
+  /**
+   * Queues a change under a hot lot: its item (a put that never meets another writer: each ticket
+   * is its own key), then the lot's count of queued changes, one more (an update that is no change
+   * of the lot: its version, its note's lines stay; the note itself is taken off, so the stream
+   * passes the write over). Answers the lot's count after it (the change's number in the queue),
+   * or undefined when no lot is written yet.
+   */
+  enqueue(offeringId: string, change: QueuedChange): Promise<number | undefined>;
+  /**
+   * The lot's queued changes not decided yet, in queue order, up to `limit` (consistent), those
+   * after the ticket `after` only if given (a writer going on past the batch it decided);
+   * `complete`: none left after them.
+   */
+  queuedChanges(
+    offeringId: string,
+    limit: number,
+    after?: string,
+  ): Promise<{ changes: QueuedChange[]; complete: boolean }>;
+  /**
+   * Where the lot's undecided queued changes stand, up to `limit`, in queue order: their tickets
+   * and their callers' deadlines alone (a waiting caller's look at the queue).
+   */
+  queuedTickets(offeringId: string, limit: number): Promise<{ ticket: string; until: number }[]>;
+  /** A queued change's outcome: null while undecided, undefined when its item is gone. */
+  queuedOutcome(offeringId: string, ticket: string): Promise<QueuedOutcome | null | undefined>;
+  /**
+   * Outcomes of queued changes decided on the lot as it stood at `version`, that change nothing of
+   * it (every one refused or expired): written on their items, each only if still undecided, with
+   * the lot's count of decided changes (`dequeued`), while the lot is at that version; `drained`:
+   * the queue count the lot had when these were all it held. False when one was decided or
+   * withdrawn meanwhile, or the lot moved on (nothing written).
+   */
+  decideQueued(
+    offeringId: string,
+    decided: readonly { ticket: string; outcome: QueuedOutcome }[],
+    version: number,
+    drained?: number,
+  ): Promise<boolean>;
+  /** Takes an undecided change out of the queue (its caller gives up); false once decided. */
+  withdrawQueued(offeringId: string, ticket: string): Promise<boolean>;
+  /** Deletes a decided change's item once its caller has the outcome. */
+  dropQueued(offeringId: string, ticket: string): Promise<void>;
+  /** Some bidders' entries in a lot (consistent). */
+  getBidders(offeringId: string, userIds: readonly string[]): Promise<BidderRecord[]>;
   /**
    * What the stream carries out of a batch of changes (the bidEvents trigger): the log lines,
    * and the entries not written with their lot brought up to their newest change. Idempotent.
@@ -347,16 +457,120 @@ function bidderCondition(record: BidderRecord): {
       };
 }
 
-function lotCondition(expected: number): {
+/**
+ * A write of the lot: at the version read (0: it must not exist), and with as many changes queued
+ * under it as read, so a change queued meanwhile is never written over (the count is the lot's
+ * signal that changes wait: the write fails and hands back the lot that says so).
+ */
+function lotCondition(
+  expected: number,
+  queued = 0,
+): {
   ConditionExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
 } {
   return expected === 0
     ? { ConditionExpression: 'attribute_not_exists(pk)' }
     : {
-        ConditionExpression: 'version = :expected',
+        ConditionExpression:
+          queued === 0
+            ? 'version = :expected AND (attribute_not_exists(#queued) OR #queued = :queued)'
+            : 'version = :expected AND #queued = :queued',
+        ExpressionAttributeNames: { '#queued': 'queued' },
+        ExpressionAttributeValues: { ':expected': expected, ':queued': queued },
+      };
+}
+
+/**
+ * A bid's write of the lot: at the version read (0: it must not exist), and only while no change
+ * waits in the lot's queue (a bid never jumps it: the write fails and hands back the lot that says
+ * changes wait). A change queued after the write came later, so the write never loses its count.
+ */
+function bidCondition(expected: number): {
+  ConditionExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+} {
+  return expected === 0
+    ? { ConditionExpression: 'attribute_not_exists(pk)' }
+    : {
+        ConditionExpression:
+          'version = :expected AND (attribute_not_exists(#queued) OR #queued <= #drained)',
+        ExpressionAttributeNames: { '#queued': 'queued', '#drained': 'drained' },
         ExpressionAttributeValues: { ':expected': expected },
       };
+}
+
+/**
+ * The write of the lot that decides its queue: every attribute set but the queue's count, which
+ * changes queued meanwhile keep adding to (so it is conditioned on the version alone, and the
+ * enqueuing never makes it lose); the keys lots written long ago carried, removed.
+ */
+function queueWrite(
+  TableName: string,
+  lot: LotRecord,
+  note: LotChangeNote,
+  expected: number,
+): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...lotItem(lot), last: note };
+  const { pk: _pk, sk: _sk, queued: _queued, ...fields } = item;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(fields).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  return {
+    TableName,
+    Key: lotKey(lot.offering_id),
+    UpdateExpression: `SET ${sets.join(', ')} REMOVE gsi3pk, gsi3sk, gsi4pk, gsi4sk, bidders`,
+    ...(expected === 0
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : { ConditionExpression: 'version = :expected' }),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ...values, ...(expected === 0 ? {} : { ':expected': expected }) },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+}
+
+function queuedItem(offeringId: string, change: QueuedChange): Record<string, unknown> {
+  return {
+    ...queuedKey(offeringId, change.ticket),
+    type: QUEUED_TYPE,
+    offering_id: offeringId,
+    ...change,
+    ttl: Math.floor(change.until / 1000) + QUEUED_TTL_S,
+  };
+}
+
+function queuedOf(raw: Record<string, unknown>): QueuedChange {
+  return {
+    ticket: raw.ticket as string,
+    kind: raw.kind as QueuedChange['kind'],
+    bidder_id: raw.bidder_id as string,
+    at: raw.at as string,
+    until: raw.until as number,
+    ...(raw.bid === undefined ? {} : { bid: raw.bid as NonNullable<QueuedChange['bid']> }),
+  };
+}
+
+/** A queued change's outcome written on it, if it is still undecided. */
+function outcomeUpdate(
+  TableName: string,
+  offeringId: string,
+  decided: { ticket: string; outcome: QueuedOutcome },
+): Record<string, unknown> {
+  return {
+    Update: {
+      TableName,
+      Key: queuedKey(offeringId, decided.ticket),
+      UpdateExpression: 'SET outcome = :outcome',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
+      ExpressionAttributeValues: { ':outcome': decided.outcome },
+    },
+  };
 }
 
 export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: string }): BidsRepo {
@@ -395,14 +609,14 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
       return (await batchGetAll(doc, TableName, keys)).flatMap((raw) => lotOf(raw) ?? []);
     },
 
-    async commit(lot, expected, note, bidders, evicted = [], markStale = false) {
+    async commit(lot, expected, note, bidders, evicted = [], markStale = false, decided = []) {
       const lotPut = {
         TableName,
         Item: { ...lotItem(lot), last: note },
-        ...lotCondition(expected),
+        ...bidCondition(expected),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       };
-      if (bidders.length === 0 && evicted.length === 0 && !markStale) {
+      if (bidders.length === 0 && evicted.length === 0 && !markStale && decided.length === 0) {
         try {
           await doc.send(new PutCommand(lotPut));
           return { written: true };
@@ -418,7 +632,9 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
         }
       }
       const items: TransactItem[] = [
-        { Put: lotPut },
+        decided.length === 0
+          ? { Put: lotPut }
+          : { Update: queueWrite(TableName, lot, note, expected) },
         ...bidders.map((record) => ({
           Put: {
             TableName,
@@ -448,6 +664,8 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
             },
           };
         }),
+        // The queued changes this write decided: each only if still undecided.
+        ...decided.map((entry) => outcomeUpdate(TableName, lot.offering_id, entry)),
         // Last: the cancellation reasons above are read by position.
         ...(markStale ? [{ Put: { TableName, Item: staleMarker(lot.offering_id) } }] : []),
       ];
@@ -479,12 +697,185 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
             bidder: { current: raw === undefined ? undefined : bidderOf(unmarshall(raw)) },
           };
         }
-        // Two writers of one lot at the same instant: DynamoDB cancels one with a conflict.
-        if (reasons?.some((reason) => reason.Code === 'TransactionConflict')) {
+        // Two writers of one lot at the same instant: DynamoDB cancels one with a conflict; or a
+        // queued change this write decided was decided or withdrawn meanwhile.
+        const queuedFrom = 1 + bidders.length + evicted.length;
+        const queuedLost = reasons
+          ?.slice(queuedFrom, queuedFrom + decided.length)
+          .some((reason) => reason.Code === 'ConditionalCheckFailed');
+        if (queuedLost || reasons?.some((reason) => reason.Code === 'TransactionConflict')) {
           return { written: false, current: undefined, conflict: true };
         }
         throw error;
       }
+    },
+
+    async enqueue(offeringId, change) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName,
+            Item: queuedItem(offeringId, change),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+      } catch (error) {
+        // Queued by an earlier try whose answer was lost: the item is never put twice.
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+      try {
+        const result = await doc.send(
+          new UpdateCommand({
+            TableName,
+            Key: lotKey(offeringId),
+            UpdateExpression: 'ADD #queued :one REMOVE #last',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#queued': 'queued', '#last': 'last' },
+            ExpressionAttributeValues: { ':one': 1 },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        );
+        return result.Attributes?.queued as number | undefined;
+      } catch (error) {
+        // No lot written yet: its first write finds the queue through its caller, who drains it.
+        if (!isConditionalCheckFailed(error)) throw error;
+        return undefined;
+      }
+    },
+
+    async queuedChanges(offeringId, limit, after) {
+      const changes: QueuedChange[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const result = await doc.send(
+          new QueryCommand({
+            TableName,
+            KeyConditionExpression:
+              after === undefined
+                ? 'pk = :pk AND begins_with(sk, :prefix)'
+                : 'pk = :pk AND sk BETWEEN :after AND :end',
+            FilterExpression: 'attribute_not_exists(outcome)',
+            ExpressionAttributeValues: {
+              ':pk': lotPartitionOf(offeringId),
+              ...(after === undefined
+                ? { ':prefix': QUEUE_PREFIX }
+                : {
+                    ':after': queuedKey(offeringId, after).sk,
+                    // Past every ticket (ULIDs are Crockford base32: digits and capitals).
+                    ':end': `${QUEUE_PREFIX}~`,
+                  }),
+            },
+            ConsistentRead: true,
+            Limit: limit + 1,
+            ExclusiveStartKey: start,
+          }),
+        );
+        changes.push(...(result.Items ?? []).map(queuedOf));
+        start = result.LastEvaluatedKey;
+      } while (start !== undefined && changes.length <= limit);
+      return {
+        changes: changes.slice(0, limit),
+        complete: changes.length <= limit && start === undefined,
+      };
+    },
+
+    async queuedTickets(offeringId, limit) {
+      const found: { ticket: string; until: number }[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const result = await doc.send(
+          new QueryCommand({
+            TableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            FilterExpression: 'attribute_not_exists(outcome)',
+            ProjectionExpression: 'ticket, #until',
+            ExpressionAttributeNames: { '#until': 'until' },
+            ExpressionAttributeValues: {
+              ':pk': lotPartitionOf(offeringId),
+              ':prefix': QUEUE_PREFIX,
+            },
+            ConsistentRead: true,
+            Limit: limit,
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const raw of result.Items ?? []) {
+          found.push({ ticket: raw.ticket as string, until: raw.until as number });
+        }
+        start = result.LastEvaluatedKey;
+      } while (start !== undefined && found.length < limit);
+      return found.slice(0, limit);
+    },
+
+    async queuedOutcome(offeringId, ticket) {
+      const result = await doc.send(
+        new GetCommand({ TableName, Key: queuedKey(offeringId, ticket), ConsistentRead: true }),
+      );
+      if (result.Item === undefined) return undefined;
+      return (result.Item.outcome as QueuedOutcome | undefined) ?? null;
+    },
+
+    async decideQueued(offeringId, decided, version, drained) {
+      if (decided.length === 0) return true;
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              // No change of the lot (its version stays): the stream passes it over. A lot not
+              // written yet has no count.
+              ...(version === 0
+                ? []
+                : [
+                    {
+                      Update: {
+                        TableName,
+                        Key: lotKey(offeringId),
+                        UpdateExpression: `ADD dequeued :count${drained === undefined ? '' : ' SET drained = :drained'} REMOVE #last`,
+                        ConditionExpression: 'version = :version',
+                        ExpressionAttributeNames: { '#last': 'last' },
+                        ExpressionAttributeValues: {
+                          ':count': decided.length,
+                          ':version': version,
+                          ...(drained === undefined ? {} : { ':drained': drained }),
+                        },
+                      },
+                    },
+                  ]),
+              ...decided.map((entry) => outcomeUpdate(TableName, offeringId, entry)),
+            ] as never,
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isTransactionLost(error)) return false;
+        throw error;
+      }
+    },
+
+    async withdrawQueued(offeringId, ticket) {
+      try {
+        await doc.send(
+          new DeleteCommand({
+            TableName,
+            Key: queuedKey(offeringId, ticket),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(outcome)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
+    async dropQueued(offeringId, ticket) {
+      await doc.send(new DeleteCommand({ TableName, Key: queuedKey(offeringId, ticket) }));
+    },
+
+    async getBidders(offeringId, userIds) {
+      const keys = [...new Set(userIds)].map((userId) => ({ ...bidderKey(offeringId, userId) }));
+      if (keys.length === 0) return [];
+      return (await batchGetAll(doc, TableName, keys, { consistent: true })).map(bidderOf);
     },
 
     async applyChanges(changes) {
@@ -550,7 +941,7 @@ export function createBidsRepo(deps: { doc: DynamoDBDocumentClient; tableName: s
     },
 
     async saveLot(lot, expected) {
-      const put = { TableName, Item: lotItem(lot), ...lotCondition(expected) };
+      const put = { TableName, Item: lotItem(lot), ...lotCondition(expected, lot.queued ?? 0) };
       // The sweeper's list of lots not closed: joined at the open, left at the close.
       const marker =
         lot.phase === 'closed'

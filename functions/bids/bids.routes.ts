@@ -30,12 +30,13 @@ export const bidsRoutes = {
     stripe: true,
     idempotency: 'optional',
     replayAnswer: true,
-    // Budget: the most an HTTP call may have. A bid retries a busy lot for up to 20 s
-    // (BUSY_BUDGET_MS, place.ts) after checking the card with Stripe (8 s client timeout); at the
-    // 10 s default a bid on a hot lot would be cut off mid-retry instead of answered.
+    // Budget: the most an HTTP call may have. A bid checks the card with Stripe (8 s client
+    // timeout), then on a hot lot waits in the lot's queue for a writer to decide it (place.ts);
+    // it reads what is left of this budget from its context and stops 2 s before the end
+    // (ANSWER_MARGIN_MS) to answer, 503 generic only if the table could not decide it by then.
     timeoutSeconds: 29,
     summary:
-      "Bids on an auction (201, the lot as it stands): bidprice per copy, an optional secret maxbid (proxy), quantity, the saved card backing it; 400 market.bid.errors.too_low / amount / quantity / one_copy / rebid_quantity / not_higher, 409 beaten ('another user bid the same or higher') / ended / not_started, 402 no_card / payments ('Error creating payments for bids'), 403 own_offering / creator, 503 generic ('Error sending bid, please try again')",
+      "Bids on an auction (201, the lot as it stands): bidprice per copy, an optional secret maxbid (proxy), quantity, the saved card backing it; 400 market.bid.errors.too_low / amount / quantity / one_copy / rebid_quantity / not_higher, 409 beaten ('another user bid the same or higher') / ended / not_started, 402 no_card / payments ('Error creating payments for bids'), 403 own_offering / creator, 503 generic ('Error sending bid, please try again': the table could not decide it within the call's budget; retryable, never for a busy lot)",
     tags: TAGS,
     request: { path: offeringsUserPathSchema, body: createBidBodySchema },
     response: auctionViewSchema,

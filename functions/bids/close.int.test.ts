@@ -24,6 +24,7 @@ import { createBid } from './place';
 import type { BidsDeps } from './ports';
 import {
   auctionCast,
+  bidBudget,
   bidInput,
   DEFAULT_CARD,
   HOUR,
@@ -373,7 +374,12 @@ describe('closing an auction', () => {
     await putSellers(...profiles);
     const deps: BidsDeps = { ...bidsDeps(), cardsOf: () => Promise.resolve([SAVED_CARD]) };
     for (const [index, profile] of profiles.entries()) {
-      await createBid(deps, bidInput(profile.id, offering.id, 1_000 + index * 100), new Date());
+      await createBid(
+        deps,
+        bidInput(profile.id, offering.id, 1_000 + index * 100),
+        new Date(),
+        bidBudget(),
+      );
     }
     // Open, the lot holds the winner and the next three; the others are on their entries.
     const open = await deps.repo.getLot(offering.id);
@@ -385,7 +391,12 @@ describe('closing an auction', () => {
     await streamsSettled();
     const lagging = await deps.repo.getBidder(offering.id, winner);
     if (lagging === undefined) throw new Error('no entry');
-    await createBid(deps, bidInput(winner, offering.id, 1_600, { maxbid: 5_000 }), new Date());
+    await createBid(
+      deps,
+      bidInput(winner, offering.id, 1_600, { maxbid: 5_000 }),
+      new Date(),
+      bidBudget(),
+    );
     await streamsSettled();
     await deps.repo.putBidders([lagging]);
     // The close, its orders kept to themselves: one winner's offer, every other bidder told.

@@ -95,6 +95,24 @@ export interface LotRecord {
   /** When the close means to look again (ISO; the sweeper resumes a close that missed it). */
   next_at: string | null;
   version: number;
+  /**
+   * A hot lot's queue (docs/auctions.md, "A hot lot"): how many changes were ever queued under it
+   * (each queued change adds one, without a version: it is no change of the lot), and how many of
+   * those the last write that decided the queue had seen. More queued than drained: changes wait,
+   * and the next writer decides them before its own. Absent: none ever queued.
+   */
+  queued?: number;
+  drained?: number;
+  /**
+   * How many queued changes writes have decided (accepted, refused or expired): a waiting caller
+   * whose change was the n-th queued knows roughly how many wait ahead of it.
+   */
+  dequeued?: number;
+}
+
+/** Changes queued under the lot wait to be decided (the next writer decides them first). */
+export function queuePending(lot: Pick<LotRecord, 'queued' | 'drained'>): boolean {
+  return (lot.queued ?? 0) > (lot.drained ?? 0);
 }
 
 /** The offering facts a lot is opened from. */

@@ -18,6 +18,7 @@ import {
 import { cancelBid, createBid, forgetRecentLots } from './place';
 import type { BidsDeps } from './ports';
 import { bidInput } from './testing/inputs';
+import { manualBudget } from '../core/clock';
 
 /**
  * What follows a bid (issue 13 §5, §7): the seller hears of each new bidder once, not of every
@@ -169,7 +170,12 @@ function harness() {
     softCloseMs: 5 * 60_000,
   };
   const bid = (callerId: string, bidprice: number) =>
-    createBid(deps as unknown as BidsDeps, bidInput(callerId, OFFERING, bidprice), NOW);
+    createBid(
+      deps as unknown as BidsDeps,
+      bidInput(callerId, OFFERING, bidprice),
+      NOW,
+      manualBudget(29_000),
+    );
   const sellerHeard = () =>
     notified.filter((entry) => entry.activity === 'market_bidcreated' && entry.to === SELLER);
   /** Another writer (another container's bid, a close step) rewrites the lot. */
@@ -184,7 +190,12 @@ function harness() {
     entries.set(userId, { ...change(structuredClone(entry)), version: entry.version + 1 });
   };
   const cancel = (callerId: string) =>
-    cancelBid(deps as unknown as BidsDeps, { callerId, offeringId: OFFERING }, NOW);
+    cancelBid(
+      deps as unknown as BidsDeps,
+      { callerId, offeringId: OFFERING },
+      NOW,
+      manualBudget(29_000),
+    );
   return {
     bid,
     cancel,
@@ -241,7 +252,12 @@ describe('what follows a bid', () => {
     const h = harness();
     const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1_000);
     const bidAt = (callerId: string, bidprice: number, seconds: number) =>
-      createBid(h.deps as unknown as BidsDeps, bidInput(callerId, OFFERING, bidprice), at(seconds));
+      createBid(
+        h.deps as unknown as BidsDeps,
+        bidInput(callerId, OFFERING, bidprice),
+        at(seconds),
+        manualBudget(29_000),
+      );
     // The first bid brings the counters up to date at once (the market's card shows a bid).
     await bidAt(ALICE, 1_000, 0);
     expect(h.lot().stale).toBe(false);

@@ -39,6 +39,12 @@ export interface CallInput<P, Q, B> {
   auth: AuthContext | null;
   requestId: string;
   now: Date;
+  /**
+   * Milliseconds this invocation has left to answer (Lambda's `context.getRemainingTimeInMillis()`,
+   * the route's declared budget counting down): a use case that retries takes it as its
+   * `Budget` (core/clock.ts) and stops in time to answer.
+   */
+  remainingMs: () => number;
   event: HttpEvent;
   /** The Idempotency-Key header, checked, when the route has the `idempotency` option. */
   idempotencyKey: string | undefined;
@@ -127,6 +133,15 @@ export function requirePathOwner(auth: AuthContext | null, pathUserId: unknown):
 
 /** A Lambda's default budget when the context does not say (unit tests). */
 const DEFAULT_BUDGET_MS = 10_000;
+
+/** The invocation's countdown: its context's, else the default budget from now (unit tests). */
+function remainingOf(context: Context | undefined): () => number {
+  if (typeof context?.getRemainingTimeInMillis === 'function') {
+    return () => context.getRemainingTimeInMillis();
+  }
+  const started = Date.now();
+  return () => DEFAULT_BUDGET_MS - (Date.now() - started);
+}
 
 const JSON_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
@@ -275,6 +290,7 @@ export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unk
       auth,
       requestId,
       now: clock.now(),
+      remainingMs: remainingOf(context),
       event,
     };
     const respond = async (): Promise<HttpResult> => {

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { createBid, bidsDeps } from '../../functions/bids/index';
+import { bidBudget } from '../../functions/bids/testing/inputs';
 import { putFinishedItem } from '../../functions/items/testing/items';
 import {
   createOffering,
@@ -449,6 +450,7 @@ async function placeDemoBid(
         postaladdress: address,
       },
       new Date(),
+      bidBudget(),
     );
   try {
     return (await place(amount)).minimBid;

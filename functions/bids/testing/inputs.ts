@@ -1,5 +1,8 @@
 import type { SavedCard } from '../../../shared/schemas/payments';
 import type { BidInput } from '../place';
+import { countdownBudget, type Budget } from '../../core/clock';
+import { timeoutOf } from '../../core/budgets';
+import { bidsRoutes } from '../bids.routes';
 
 // Bid inputs for tests and benches of the bids use case (no storage: unit tests use them too).
 
@@ -37,4 +40,12 @@ export function bidInput(
     postaladdress: null,
     ...extra,
   };
+}
+
+/**
+ * The budget of a bid/create invocation (its route's declared timeout), counting down from now:
+ * for tests, benches and the seed calling the use case directly, as the handler would.
+ */
+export function bidBudget(): Budget {
+  return countdownBudget(timeoutOf(bidsRoutes.createBid) * 1000);
 }

@@ -104,4 +104,4 @@ export async function writtenLot(
   return lot;
 }
 
-export { bidInput, SAVED_CARD } from './inputs';
+export { bidBudget, bidInput, SAVED_CARD } from './inputs';
