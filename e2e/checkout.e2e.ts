@@ -19,6 +19,8 @@ import { sellerHelpers } from './sellers';
  * through the API and approved by support.
  */
 const baseUrl = inject('baseUrl');
+/** The Stripe twin of `npm start` (its fixed port, infra/local/stripe/README.md): its dev controls. */
+const STRIPE_TWIN = 'http://127.0.0.1:12111';
 const browser = useBrowser();
 const { accessToken, becomeSeller, listApproved, makeItem } = sellerHelpers(baseUrl);
 
@@ -246,5 +248,82 @@ describe('buying in Chromium', () => {
 
     for (const page of [winner.page, loser.page, seller.page]) expect(jsErrors(page)).toEqual([]);
     await Promise.all([phone.context.close(), desk.context.close(), seller.context.close()]);
+  });
+
+  it("a buyer on a phone double-clicks Pay: one charge; the bank's dispute then shows on both order pages", async () => {
+    const title = `Disputed print ${Date.now().toString(36)}`;
+    const seller = await newPage(browser(), 'desktop');
+    const sellerUser = await signUpAndLogIn(seller.page, baseUrl, 'dispute');
+    const sellerToken = await accessToken(seller.page);
+    await becomeSeller(seller.page, sellerToken);
+    const itemId = await makeItem(sellerToken, sellerUser.id, title, 1);
+    await listApproved(
+      browser(),
+      sellerToken,
+      sellerUser.id,
+      listingContract(itemId, { copies: 1, price: 3000 }),
+    );
+
+    const buyer = await newPage(browser(), 'phone');
+    await signUpAndLogIn(buyer.page, baseUrl, 'dblclick');
+    await saveCard(buyer.page, 'Dora Click');
+    await toCheckout(buyer.page, itemId, title, 'Dora Click');
+    await buyer.page.getByRole('button', { name: 'Book copies' }).click();
+    await buyer.page.getByRole('button', { name: 'Continue to payment' }).click();
+    // An impatient double click on the saved card's button.
+    await buyer.page.getByRole('button', { name: 'Pay €30,00 with Visa •••• 4242' }).dblclick();
+    await buyer.page.getByLabel('Status: Paid').waitFor({ timeout: 20_000 });
+    const orderId = /\/account\/orders\/(oR\w+)/.exec(buyer.page.url())?.[1] as string;
+    await buyer.page.reload();
+    await buyer.page.getByLabel('Status: Paid').waitFor({ timeout: 20_000 });
+    await screenshot(buyer.page, 'checkout-double-click-paid-375');
+
+    // One charge for the order at Stripe, whatever the clicks.
+    const charges = async () =>
+      (
+        (await (await fetch(`${baseUrl}/dev/stripe.json`)).json()) as {
+          payments: { id: string; status: string; transfer_group: string | null }[];
+        }
+      ).payments.filter(
+        (payment) => payment.transfer_group === orderId && payment.status === 'succeeded',
+      );
+    const paid = await charges();
+    expect(paid).toHaveLength(1);
+
+    // The buyer's bank disputes the payment.
+    const opened = await fetch(`${STRIPE_TWIN}/dev/disputes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payment_intent: paid[0]?.id, reason: 'product_not_received' }),
+    });
+    expect(opened.status).toBe(200);
+
+    // The seller's order page shows it (reloaded until the event is handled), with the deadline.
+    await seller.page.goto(`${baseUrl}/account/orders/${orderId}`);
+    const dispute = seller.page.getByRole('region', { name: 'Dispute' });
+    for (let tries = 0; ; tries += 1) {
+      await seller.page.getByLabel('Status: Paid').waitFor({ timeout: 15_000 });
+      if ((await dispute.count()) > 0) break;
+      if (tries > 30) throw new Error('the dispute never reached the order page');
+      await seller.page.waitForTimeout(500);
+      await seller.page.reload();
+    }
+    await dispute.getByText('Open — waiting for the bank').waitFor();
+    await dispute.getByText(/Support answers the bank by \d\d\/\d\d\/\d{4} \d\d:\d\d/).waitFor();
+    await seller.page.getByText('Frozen').first().waitFor();
+    // A disputed payment cannot be refunded: no cancel.
+    expect(await seller.page.getByRole('button', { name: 'Cancel order' }).count()).toBe(0);
+    await screenshot(seller.page, 'checkout-dispute-seller-1280');
+
+    // The buyer sees it too, on the phone.
+    await buyer.page.reload();
+    await buyer.page
+      .getByRole('region', { name: 'Dispute' })
+      .getByText('Open — waiting for the bank')
+      .waitFor({ timeout: 15_000 });
+    await screenshot(buyer.page, 'checkout-dispute-buyer-375');
+
+    for (const page of [buyer.page, seller.page]) expect(jsErrors(page)).toEqual([]);
+    await Promise.all([buyer.context.close(), seller.context.close()]);
   });
 });

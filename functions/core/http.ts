@@ -325,7 +325,7 @@ export function httpHandler<P = undefined, Q = undefined, B = undefined, R = unk
         key: input.idempotencyKey,
         fingerprint: requestFingerprint(event.rawPath, event.body),
         // The claim's lease: this invocation's own deadline (a stopped one is taken over).
-        deadline: Date.now() + (context.getRemainingTimeInMillis?.() ?? DEFAULT_BUDGET_MS),
+        deadline: Date.now() + input.remainingMs(),
         now: () => Date.now(),
       },
       async () => {

@@ -4,6 +4,7 @@ import { ensureCustomer, listCards } from './cards';
 import type { PaymentsDeps } from './payments';
 import { logger } from '../core/logger';
 import {
+  isAccountGone,
   isMissing,
   isProviderFailure,
   isStripeError,
@@ -431,7 +432,7 @@ export async function payoutAccountOf(
     const account = await stripe.accounts.retrieve(accountId);
     return account.capabilities?.transfers === 'active' ? account.id : undefined;
   } catch (error) {
-    if (isMissing(error)) return undefined;
+    if (isAccountGone(error)) return undefined;
     throw stripeFailure('payments.errors.provider', error);
   }
 }

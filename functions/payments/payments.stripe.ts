@@ -120,6 +120,8 @@ export function isProviderFailure(error: unknown): boolean {
     return true;
   }
   const status = error.statusCode ?? 0;
+  // A connected account that disconnected: for good, not an outage (isAccountGone).
+  if (status === 403 && error.code === 'account_invalid') return false;
   // 409: another request with the same idempotency key is still running; lock_timeout: the object
   // is busy with a concurrent request (both clear by themselves).
   return status >= 500 || status === 429 || status === 409 || error.code === 'lock_timeout';
@@ -155,6 +157,17 @@ export function stripeFailure(code: ErrorCode, error: unknown): unknown {
   return provider
     ? new ProviderUnavailable(code, { message, cause: error })
     : new DomainError(code, { message, cause: error });
+}
+
+/**
+ * Whether Stripe answered that a connected account is no longer ours to use: it does not exist, or
+ * it disconnected from the platform (403 `account_invalid`), for good either way.
+ */
+export function isAccountGone(error: unknown): boolean {
+  return (
+    isMissing(error) ||
+    (isStripeError(error) && error.statusCode === 403 && error.code === 'account_invalid')
+  );
 }
 
 /** Whether Stripe answered that the object does not exist (404 resource_missing). */

@@ -6,7 +6,7 @@ import { settleDefault } from './cards';
 import { syncOnboarding } from './onboarding';
 import type { PaymentsDeps } from './payments';
 import { keptEventOf } from './payments.repo';
-import { isMissing, isStripeError, viaStripe } from './payments.stripe';
+import { isAccountGone, isMissing, viaStripe } from './payments.stripe';
 
 /**
  * Stripe's webhook (POST /api/payment-gateway/webhook), the only caller of event handling:
@@ -39,7 +39,7 @@ async function accountUpdated(deps: PaymentsDeps, event: Stripe.Event, now: Date
   try {
     account = await stripe.accounts.retrieve(accountId);
   } catch (error) {
-    if (isMissing(error)) return; // deleted since: nothing to keep
+    if (isAccountGone(error)) return; // deleted or disconnected since: nothing to keep
     throw error;
   }
   const userId = userIdOf(account);
@@ -205,7 +205,7 @@ async function accountUser(
       userId = userIdOf(await stripe.accounts.retrieve(accountId));
     } catch (error) {
       // Gone, or no longer ours to read (deauthorized): nobody to act for.
-      if (isMissing(error) || (isStripeError(error) && error.statusCode === 403)) return undefined;
+      if (isAccountGone(error)) return undefined;
       throw error;
     }
   }
@@ -223,11 +223,17 @@ async function payoutFailed(deps: PaymentsDeps, event: Stripe.Event): Promise<vo
   const accountId = event.account;
   if (accountId === undefined) return;
   const stripe = await deps.stripe();
-  const payout = await stripe.payouts.retrieve(
-    (event.data.object as Stripe.Payout).id,
-    {},
-    { stripeAccount: accountId },
-  );
+  let payout: Stripe.Payout;
+  try {
+    payout = await stripe.payouts.retrieve(
+      (event.data.object as Stripe.Payout).id,
+      {},
+      { stripeAccount: accountId },
+    );
+  } catch (error) {
+    if (isAccountGone(error)) return; // Disconnected since: nobody to tell through us.
+    throw error;
+  }
   if (payout.status !== 'failed') return;
   const userId = await accountUser(deps, stripe, accountId);
   if (userId === undefined) return;

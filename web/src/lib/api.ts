@@ -282,3 +282,14 @@ export function apiGet<T>(path: string, options: Omit<RequestOptions<T>, 'method
 export function errorCodeOf(error: unknown): string {
   return error instanceof ApiError ? error.code : UNEXPECTED_ERROR;
 }
+
+/**
+ * A key for an Idempotency-Key header: one per user action, reused by every retry of it (the
+ * server answers a retried key with the first answer, or resumes it).
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') {
+    return crypto.randomUUID();
+  }
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}

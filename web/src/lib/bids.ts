@@ -8,7 +8,7 @@ import {
   type MyBidsFilter,
   type MyBidsPage,
 } from '@shared/schemas/bids';
-import { apiGet, apiPost } from './api';
+import { apiGet, apiPost, newIdempotencyKey } from './api';
 
 /**
  * The bids calls (spec 000 §7 bid/create, bid/cancel, bid/getbyofferingid,
@@ -54,8 +54,15 @@ export function getAuction(
  * `market.bid.errors.*` (with `fields` naming bidprice, maxbid, quantity, payment_method or
  * postaladdress), `market.buy.errors.address_required` / `country`.
  */
-export function createBid(userId: string, body: CreateBidBody): Promise<AuctionView> {
-  return apiPost(`/users/${enc(userId)}/bid/create`, body, { schema: auctionViewSchema });
+export function createBid(
+  userId: string,
+  body: CreateBidBody,
+  idempotencyKey: string = newIdempotencyKey(),
+): Promise<AuctionView> {
+  return apiPost(`/users/${enc(userId)}/bid/create`, body, {
+    schema: auctionViewSchema,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
 }
 
 /** POST users/{id}/bid/cancel/{offeringid}: retracts the caller's bid; answers the lot. */

@@ -19,7 +19,7 @@ import {
 } from '@shared/schemas/orders';
 import { savedCardListSchema, userBalanceSchema, type SavedCard } from '@shared/schemas/payments';
 import { useEffect, useState } from 'react';
-import { apiGet, apiPost } from './api';
+import { apiGet, apiPost, newIdempotencyKey } from './api';
 
 /**
  * The orders and card-checkout calls (spec 000 §7 order/*, card payment calls; issue 12), shared
@@ -83,23 +83,37 @@ export function bookCopies(
   );
 }
 
-/** POST payment-gateway/checkout/create {order_id}: Stripe Checkout's page for the order. */
-export function createCheckoutSession(orderId: string): Promise<CheckoutSession> {
+/**
+ * POST payment-gateway/checkout/create {order_id}: Stripe Checkout's page for the order. The
+ * Idempotency-Key (one per call, reused by its retries) makes a retried request get the first page.
+ */
+export function createCheckoutSession(
+  orderId: string,
+  idempotencyKey: string = newIdempotencyKey(),
+): Promise<CheckoutSession> {
   return apiPost(
     `${GATEWAY}/checkout/create`,
     { order_id: orderId },
-    { schema: checkoutSessionSchema },
+    { schema: checkoutSessionSchema, headers: { 'Idempotency-Key': idempotencyKey } },
   );
 }
 
-/** POST payment-gateway/create-payment-intent {order_id, payment_method?}: pay with a saved card. */
-export function payWithSavedCard(orderId: string, paymentMethod?: string): Promise<CardPayment> {
+/**
+ * POST payment-gateway/create-payment-intent {order_id, payment_method?}: pay with a saved card.
+ * A retried request (same key) gets the first answer; a second click confirms the same
+ * PaymentIntent on the server, so the card is charged once whatever the clicks.
+ */
+export function payWithSavedCard(
+  orderId: string,
+  paymentMethod?: string,
+  idempotencyKey: string = newIdempotencyKey(),
+): Promise<CardPayment> {
   return apiPost(
     `${GATEWAY}/create-payment-intent`,
     paymentMethod === undefined
       ? { order_id: orderId }
       : { order_id: orderId, payment_method: paymentMethod },
-    { schema: cardPaymentSchema },
+    { schema: cardPaymentSchema, headers: { 'Idempotency-Key': idempotencyKey } },
   );
 }
 
@@ -147,9 +161,11 @@ export function updateOrder(
   userId: string,
   orderId: string,
   body: UpdateOrderBody,
+  idempotencyKey: string = newIdempotencyKey(),
 ): Promise<Order> {
   return apiPost(`/users/${enc(userId)}/offering/updateorder/${enc(orderId)}`, body, {
     schema: orderSchema,
+    headers: { 'Idempotency-Key': idempotencyKey },
   });
 }
 
@@ -271,13 +287,8 @@ export function useSecondsLeft(until: string | null): number | null {
   return until === null ? null : secondsLeft(until, now);
 }
 
-/** A key for an Idempotency-Key header (one per booking attempt). */
-export function newIdempotencyKey(): string {
-  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') {
-    return crypto.randomUUID();
-  }
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
+/** A key for an Idempotency-Key header (one per booking attempt, one per payment action). */
+export { newIdempotencyKey };
 
 /**
  * Leaves the app for Stripe (Checkout, the bank's authentication page) in this tab. One object

@@ -28,7 +28,7 @@ import { Controller, get, useForm, useWatch, type FieldPath } from 'react-hook-f
 import { addTranslations, useTranslation } from '../../../lib/i18n';
 import { Navigate, useNavigate } from 'react-router';
 import { LeaveGuardDialog } from '../../../components/LeaveGuardDialog';
-import { ApiError } from '../../../lib/api';
+import { ApiError, newIdempotencyKey } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { useSwitches } from '../../../lib/config';
 import { useErrorText } from '../../../lib/errors';
@@ -70,13 +70,6 @@ export function MintFormRoute() {
     return <Navigate to="/" replace />;
   }
   return <MintFormPage userId={user.id} email={profile.data?.email ?? user.email} />;
-}
-
-function randomKey(): string {
-  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') {
-    return crypto.randomUUID();
-  }
-  return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 }
 
 function useCountryOptions() {
@@ -195,7 +188,7 @@ export function MintFormPage({ userId, email }: { userId: string; email: string 
   });
 
   const onValid = (contract: CreateItemContract) => {
-    attempt.current = { key: randomKey(), contract };
+    attempt.current = { key: newIdempotencyKey(), contract };
     mutation.mutate(attempt.current);
   };
   const retry = () => {

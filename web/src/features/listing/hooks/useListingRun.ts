@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { TIMINGS } from '@shared/constants/limits';
 import type { ListingContract, ListingProgress } from '@shared/schemas/offerings';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../../lib/api';
+import { ApiError, newIdempotencyKey } from '../../../lib/api';
 import { useErrorText } from '../../../lib/errors';
 import { useLiveMessages } from '../../../lib/liveChannel';
 import {
@@ -49,13 +49,6 @@ export interface ListingRunOptions {
    * submission stops and the form is shown again. `message` is a text for the form's alert.
    */
   onFieldErrors: (fields: Record<string, string>, message: string | null) => void;
-}
-
-function randomKey(): string {
-  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') {
-    return crypto.randomUUID();
-  }
-  return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 }
 
 /** A failure worth sending again as is: the network, the server or a busy resource. */
@@ -230,7 +223,7 @@ export function useListingRun({ userId, onFieldErrors }: ListingRunOptions) {
   /** A new submission (a new Idempotency-Key). */
   const start = useCallback(
     (output: ListFormOutput) => {
-      attempt.current = { key: randomKey(), output, collectionId: null };
+      attempt.current = { key: newIdempotencyKey(), output, collectionId: null };
       void execute();
     },
     [execute],
